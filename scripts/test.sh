@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Set up everything the tests need on a fresh Debian machine, then run every test (extra args go to pytest).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# Debian's Chromium drives the browser tests; nothing downloads a browser of its own.
+if ! command -v chromium >/dev/null 2>&1; then
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null
+fi
+
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/pip install --quiet --disable-pip-version-check -e '.[test]'
+
+.venv/bin/ruff check --quiet .
+.venv/bin/python -m pytest -q "$@"
