@@ -1,8 +1,22 @@
-"""Errors raised by the pure rules, each carrying a sentence a player understands."""
+"""Errors raised by the pure rules, each carrying a sentence a player understands.
+
+A rule error keeps its English template and parameters apart, so the web layer
+can translate the template (marked with `N_` for extraction) and fill it in.
+"""
+
+
+def N_(template: str) -> str:  # noqa: N802 - the conventional gettext marker name
+    """Mark a message template for translation without translating it here."""
+    return template
 
 
 class RuleError(ValueError):
     """Base class: the input breaks a rule; the message says which and why."""
+
+    def __init__(self, template: str, **params: object) -> None:
+        self.template = template
+        self.params = params
+        super().__init__(template.format(**params) if params else template)
 
 
 class IllegalMove(RuleError):
