@@ -1,0 +1,246 @@
+"""The Razzia! score sheet: validation and result (SCORESHEETS.md, "Razzia!")."""
+
+from collections.abc import Mapping
+
+from scoring.errors import InvalidSheet
+from scoring.razzia import score
+from scoring.razzia.cards import (
+    BUSINESSES,
+    CARD_COUNTS,
+    CHECK_SETS,
+    JEWELRY,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    ROUNDS,
+    checks_in_play,
+)
+
+GAME = "razzia"
+TOP_LEVEL_KEYS = ("game", "round", "players")
+#: Plain count fields of a player and the card kind each one counts.
+COUNT_FIELDS = {
+    "cars": "car",
+    "drivers": "driver",
+    "gold": "gold",
+    "thieves": "thief",
+    "bodyguards": "bodyguard",
+}
+#: Fields holding {kind: count} objects and the kinds each one accepts.
+KIND_FIELDS = {"jewelry": JEWELRY, "businesses": BUSINESSES}
+PLAYER_KEYS = ("name", *COUNT_FIELDS, *KIND_FIELDS, "checks")
+#: How a message names several cards of a kind; other kinds read "<kind> cards".
+PLURALS = {
+    "ring": "rings",
+    "watch": "watches",
+    "brooch": "brooches",
+    "necklace": "necklaces",
+    "diamond": "diamonds",
+    "car": "cars",
+    "driver": "drivers",
+    "thief": "thieves",
+    "gold": "gold coins",
+    "bodyguard": "bodyguards",
+}
+
+
+def _is_count(value: object) -> bool:
+    """A whole number of 0 or more; booleans are not numbers here."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _listing(names: tuple[str, ...]) -> str:
+    """'a, b or c' for a message."""
+    return f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+def _plural(kind: str) -> str:
+    """The name of several cards of a kind, for a message."""
+    return PLURALS.get(kind, f"{kind.replace('_', ' ')} cards")
+
+
+def _check_keys(value: Mapping, allowed: tuple[str, ...], field: str, what: str) -> None:
+    """Reject any key of `value` that is not in `allowed`."""
+    for key in value:
+        if key not in allowed:
+            raise InvalidSheet(f"{field}: unknown key {key!r}; {what} has {_listing(allowed)}.")
+
+
+def _round(sheet: Mapping) -> int:
+    """The validated round number."""
+    value = sheet.get("round")
+    if value is None:
+        raise InvalidSheet("round: missing; give 1, 2 or 3.")
+    if not _is_count(value) or not 1 <= value <= ROUNDS:
+        raise InvalidSheet(f"round: must be 1, 2 or 3, not {value!r}.")
+    return value
+
+
+def _players(sheet: Mapping) -> list:
+    """The validated list of player entries (2 to 5 objects)."""
+    players = sheet.get("players")
+    if not isinstance(players, list):
+        raise InvalidSheet(f"players: must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise InvalidSheet(
+            f"players: {len(players)} given, but Razzia! is played by "
+            f"{MIN_PLAYERS} to {MAX_PLAYERS} players."
+        )
+    for index, player in enumerate(players):
+        if not isinstance(player, dict):
+            raise InvalidSheet(f"players[{index}]: must be an object with the player's cards.")
+        _check_keys(player, PLAYER_KEYS, f"players[{index}]", "a player")
+    return players
+
+
+def _names(players: list) -> list[str]:
+    """The player names: non-empty strings, each used once."""
+    seen: dict[str, int] = {}
+    for index, player in enumerate(players):
+        name = player.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise InvalidSheet(f"players[{index}].name: must be a non-empty text, not {name!r}.")
+        if name in seen:
+            raise InvalidSheet(
+                f"players[{index}].name: {name!r} is already the name of players[{seen[name]}]."
+            )
+        seen[name] = index
+    return list(seen)
+
+
+def _count(value: object, field: str) -> int:
+    """A validated card count (missing means 0)."""
+    if value is None:
+        return 0
+    if not _is_count(value):
+        raise InvalidSheet(f"{field}: must be a whole number of 0 or more, not {value!r}.")
+    return value
+
+
+def _kind_counts(player: Mapping, field: str, prefix: str) -> dict[str, int]:
+    """The validated {kind: count} object of a jewelry or businesses field."""
+    value = player.get(field, {})
+    kinds = KIND_FIELDS[field]
+    if not isinstance(value, dict):
+        raise InvalidSheet(f"{prefix}.{field}: must be an object of kind to count, not {value!r}.")
+    for kind, count in value.items():
+        if kind not in kinds:
+            raise InvalidSheet(
+                f"{prefix}.{field}.{kind}: unknown {field} kind; use {_listing(kinds)}."
+            )
+        _count(count, f"{prefix}.{field}.{kind}")
+    return {kind: count for kind, count in value.items() if count}
+
+
+def _family(player: Mapping, index: int) -> tuple[dict[str, int], dict[str, str]]:
+    """The player's cards by kind, and the sheet field naming each kind."""
+    prefix = f"players[{index}]"
+    family: dict[str, int] = {}
+    fields: dict[str, str] = {}
+    for field, kind in COUNT_FIELDS.items():
+        family[kind] = _count(player.get(field), f"{prefix}.{field}")
+        fields[kind] = f"{prefix}.{field}"
+    for field in KIND_FIELDS:
+        for kind, count in _kind_counts(player, field, prefix).items():
+            family[kind] = count
+            fields[kind] = f"{prefix}.{field}.{kind}"
+    return family, fields
+
+
+def _check_table_counts(families: list[tuple[dict[str, int], dict[str, str]]]) -> None:
+    """No kind appears more often across the table than the game has cards of it."""
+    totals: dict[str, int] = {}
+    for family, fields in families:
+        for kind, count in family.items():
+            totals[kind] = totals.get(kind, 0) + count
+            if totals[kind] > CARD_COUNTS[kind]:
+                raise InvalidSheet(
+                    f"{fields[kind]}: {totals[kind]} {_plural(kind)} at the table, "
+                    f"but the game has only {CARD_COUNTS[kind]}."
+                )
+
+
+def _check_list(player: Mapping, index: int, round_no: int) -> list | None:
+    """The player's raw checks list, required in the last round."""
+    value = player.get("checks")
+    field = f"players[{index}].checks"
+    if value is None and round_no == score.FINAL_ROUND:
+        raise InvalidSheet(
+            f"{field}: missing; round {round_no} scores checks, so list every check "
+            "the player holds (face up and face down)."
+        )
+    if value is not None and not isinstance(value, list):
+        raise InvalidSheet(f"{field}: must be a list of check values, not {value!r}.")
+    return value
+
+
+def _check_value(value: object, field: str, in_play: frozenset[int], holder: dict) -> None:
+    """One check: a whole number, in play at this player count, not listed before."""
+    if not _is_count(value):
+        raise InvalidSheet(f"{field}: must be a check value in whole numbers, not {value!r}.")
+    if value not in in_play:
+        raise InvalidSheet(
+            f"{field}: {value} is not a check in play with this many players "
+            f"({min(in_play)} to {max(in_play)} in steps of 1000)."
+        )
+    if value in holder:
+        raise InvalidSheet(f"{field}: {value} is also at {holder[value]}; each check exists once.")
+    holder[value] = field
+
+
+def _check_values(players: list, round_no: int) -> list[list[int]]:
+    """Every player's checks: in play for this player count and each value held once."""
+    in_play = checks_in_play(len(players))
+    holder: dict[int, str] = {}
+    held: list[list[int]] = []
+    for index, player in enumerate(players):
+        values = _check_list(player, index, round_no) or []
+        for position, value in enumerate(values):
+            _check_value(value, f"players[{index}].checks[{position}]", in_play, holder)
+        held.append(values)
+    return held
+
+
+def _check_final_counts(held: list[list[int]]) -> None:
+    """In the last round everyone holds as many checks as they were dealt."""
+    dealt = len(CHECK_SETS[len(held)][0])
+    for index, values in enumerate(held):
+        if len(values) != dealt:
+            raise InvalidSheet(
+                f"players[{index}].checks: {len(values)} checks, but with {len(held)} players "
+                f"everyone ends the game with {dealt} (the centre check belongs to nobody)."
+            )
+
+
+def _validate(sheet: object) -> tuple[int, list[str], list[dict[str, int]], list[list[int]]]:
+    """Round, names, families and checks of a valid sheet, or InvalidSheet."""
+    if not isinstance(sheet, dict):
+        raise InvalidSheet("sheet: must be a JSON object with game, round and players.")
+    _check_keys(sheet, TOP_LEVEL_KEYS, "sheet", "a Razzia! sheet")
+    round_no = _round(sheet)
+    players = _players(sheet)
+    names = _names(players)
+    families = [_family(player, index) for index, player in enumerate(players)]
+    _check_table_counts(families)
+    held = _check_values(players, round_no)
+    if round_no == score.FINAL_ROUND:
+        _check_final_counts(held)
+    return round_no, names, [family for family, _ in families], held
+
+
+def score_razzia_sheet(sheet: dict) -> dict:
+    """Score a Razzia! sheet: points per category, total, rank and winners."""
+    round_no, names, families, held = _validate(sheet)
+    rows = score.score_round(families, round_no, held)
+    totals = [row["total"] for row in rows]
+    ranks = score.ranks(totals)
+    players = [
+        {
+            "name": name,
+            "points": {category: row[category] for category in score.CATEGORIES},
+            "total": row["total"],
+            "rank": rank,
+        }
+        for name, row, rank in zip(names, rows, ranks, strict=True)
+    ]
+    winners = [name for name, rank in zip(names, ranks, strict=True) if rank == 1]
+    return {"game": GAME, "round": round_no, "players": players, "winners": winners}
