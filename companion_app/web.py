@@ -1,0 +1,5 @@
+"""Placeholder for the pages blueprint; the UI agent replaces this module."""
+
+from flask import Blueprint
+
+bp = Blueprint("web", __name__)
