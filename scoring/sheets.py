@@ -2,7 +2,7 @@
 
 from collections.abc import Callable
 
-from scoring.errors import InvalidSheet
+from scoring.errors import N_, InvalidSheet
 from scoring.razzia.sheet import score_razzia_sheet
 
 #: The calculator of each game that has one; more games arrive later.
@@ -19,11 +19,16 @@ def score_sheet(sheet: object) -> dict:
     scored = ", ".join(calculator_names())
     if not isinstance(sheet, dict):
         raise InvalidSheet(
-            f"sheet: must be a JSON object with a game key; this calculator scores: {scored}."
+            N_("sheet: must be a JSON object with a game key; this calculator scores: {games}."),
+            games=scored,
         )
     if "game" not in sheet:
-        raise InvalidSheet(f"game: missing; this calculator scores: {scored}.")
+        raise InvalidSheet(N_("game: missing; this calculator scores: {games}."), games=scored)
     game = sheet["game"]
     if not isinstance(game, str) or game not in CALCULATORS:
-        raise InvalidSheet(f"Unknown game {game!r}; this calculator scores: {scored}.")
+        raise InvalidSheet(
+            N_("Unknown game {game}; this calculator scores: {games}."),
+            game=repr(game),
+            games=scored,
+        )
     return CALCULATORS[game](sheet)

@@ -2,7 +2,7 @@
 
 from collections.abc import Mapping
 
-from scoring.errors import InvalidSheet
+from scoring.errors import N_, InvalidSheet
 from scoring.razzia import score
 from scoring.razzia.cards import (
     BUSINESSES,
@@ -62,16 +62,22 @@ def _check_keys(value: Mapping, allowed: tuple[str, ...], field: str, what: str)
     """Reject any key of `value` that is not in `allowed`."""
     for key in value:
         if key not in allowed:
-            raise InvalidSheet(f"{field}: unknown key {key!r}; {what} has {_listing(allowed)}.")
+            raise InvalidSheet(
+                N_("{field}: unknown key {key}; {what} has {allowed}."),
+                field=field,
+                key=repr(key),
+                what=what,
+                allowed=_listing(allowed),
+            )
 
 
 def _round(sheet: Mapping) -> int:
     """The validated round number."""
-    value = sheet.get("round")
-    if value is None:
-        raise InvalidSheet("round: missing; give 1, 2 or 3.")
+    if "round" not in sheet:
+        raise InvalidSheet(N_("round: missing; give 1, 2 or 3."))
+    value = sheet["round"]
     if not _is_count(value) or not 1 <= value <= ROUNDS:
-        raise InvalidSheet(f"round: must be 1, 2 or 3, not {value!r}.")
+        raise InvalidSheet(N_("round: must be 1, 2 or 3, not {value}."), value=repr(value))
     return value
 
 
@@ -79,15 +85,23 @@ def _players(sheet: Mapping) -> list:
     """The validated list of player entries (2 to 5 objects)."""
     players = sheet.get("players")
     if not isinstance(players, list):
-        raise InvalidSheet(f"players: must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+        raise InvalidSheet(
+            N_("players: must be a list of {low} to {high} players."),
+            low=MIN_PLAYERS,
+            high=MAX_PLAYERS,
+        )
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise InvalidSheet(
-            f"players: {len(players)} given, but Razzia! is played by "
-            f"{MIN_PLAYERS} to {MAX_PLAYERS} players."
+            N_("players: {count} given, but Razzia! is played by {low} to {high} players."),
+            count=len(players),
+            low=MIN_PLAYERS,
+            high=MAX_PLAYERS,
         )
     for index, player in enumerate(players):
         if not isinstance(player, dict):
-            raise InvalidSheet(f"players[{index}]: must be an object with the player's cards.")
+            raise InvalidSheet(
+                N_("players[{index}]: must be an object with the player's cards."), index=index
+            )
         _check_keys(player, PLAYER_KEYS, f"players[{index}]", "a player")
     return players
 
@@ -98,21 +112,30 @@ def _names(players: list) -> list[str]:
     for index, player in enumerate(players):
         name = player.get("name")
         if not isinstance(name, str) or not name.strip():
-            raise InvalidSheet(f"players[{index}].name: must be a non-empty text, not {name!r}.")
+            raise InvalidSheet(
+                N_("players[{index}].name: must be a non-empty text, not {name}."),
+                index=index,
+                name=repr(name),
+            )
         if name in seen:
             raise InvalidSheet(
-                f"players[{index}].name: {name!r} is already the name of players[{seen[name]}]."
+                N_("players[{index}].name: {name} is already the name of players[{other}]."),
+                index=index,
+                name=repr(name),
+                other=seen[name],
             )
         seen[name] = index
     return list(seen)
 
 
 def _count(value: object, field: str) -> int:
-    """A validated card count (missing means 0)."""
-    if value is None:
-        return 0
+    """A validated card count."""
     if not _is_count(value):
-        raise InvalidSheet(f"{field}: must be a whole number of 0 or more, not {value!r}.")
+        raise InvalidSheet(
+            N_("{field}: must be a whole number of 0 or more, not {value}."),
+            field=field,
+            value=repr(value),
+        )
     return value
 
 
@@ -121,11 +144,18 @@ def _kind_counts(player: Mapping, field: str, prefix: str) -> dict[str, int]:
     value = player.get(field, {})
     kinds = KIND_FIELDS[field]
     if not isinstance(value, dict):
-        raise InvalidSheet(f"{prefix}.{field}: must be an object of kind to count, not {value!r}.")
+        raise InvalidSheet(
+            N_("{field}: must be an object of kind to count, not {value}."),
+            field=f"{prefix}.{field}",
+            value=repr(value),
+        )
     for kind, count in value.items():
         if kind not in kinds:
             raise InvalidSheet(
-                f"{prefix}.{field}.{kind}: unknown {field} kind; use {_listing(kinds)}."
+                N_("{field}: unknown {what} kind; use {kinds}."),
+                field=f"{prefix}.{field}.{kind}",
+                what=field,
+                kinds=_listing(kinds),
             )
         _count(count, f"{prefix}.{field}.{kind}")
     return {kind: count for kind, count in value.items() if count}
@@ -137,7 +167,7 @@ def _family(player: Mapping, index: int) -> tuple[dict[str, int], dict[str, str]
     family: dict[str, int] = {}
     fields: dict[str, str] = {}
     for field, kind in COUNT_FIELDS.items():
-        family[kind] = _count(player.get(field), f"{prefix}.{field}")
+        family[kind] = _count(player.get(field, 0), f"{prefix}.{field}")
         fields[kind] = f"{prefix}.{field}"
     for field in KIND_FIELDS:
         for kind, count in _kind_counts(player, field, prefix).items():
@@ -154,36 +184,61 @@ def _check_table_counts(families: list[tuple[dict[str, int], dict[str, str]]]) -
             totals[kind] = totals.get(kind, 0) + count
             if totals[kind] > CARD_COUNTS[kind]:
                 raise InvalidSheet(
-                    f"{fields[kind]}: {totals[kind]} {_plural(kind)} at the table, "
-                    f"but the game has only {CARD_COUNTS[kind]}."
+                    N_("{field}: {total} {cards} at the table, but the game has only {limit}."),
+                    field=fields[kind],
+                    total=totals[kind],
+                    cards=_plural(kind),
+                    limit=CARD_COUNTS[kind],
                 )
 
 
 def _check_list(player: Mapping, index: int, round_no: int) -> list | None:
     """The player's raw checks list, required in the last round."""
-    value = player.get("checks")
     field = f"players[{index}].checks"
-    if value is None and round_no == score.FINAL_ROUND:
+    if "checks" not in player:
+        if round_no != score.FINAL_ROUND:
+            return None
         raise InvalidSheet(
-            f"{field}: missing; round {round_no} scores checks, so list every check "
-            "the player holds (face up and face down)."
+            N_(
+                "{field}: missing; round {round} scores checks, so list every check "
+                "the player holds (face up and face down)."
+            ),
+            field=field,
+            round=round_no,
         )
-    if value is not None and not isinstance(value, list):
-        raise InvalidSheet(f"{field}: must be a list of check values, not {value!r}.")
+    value = player["checks"]
+    if not isinstance(value, list):
+        raise InvalidSheet(
+            N_("{field}: must be a list of check values, not {value}."),
+            field=field,
+            value=repr(value),
+        )
     return value
 
 
 def _check_value(value: object, field: str, in_play: frozenset[int], holder: dict) -> None:
     """One check: a whole number, in play at this player count, not listed before."""
     if not _is_count(value):
-        raise InvalidSheet(f"{field}: must be a check value in whole numbers, not {value!r}.")
+        raise InvalidSheet(
+            N_("{field}: must be a check value in whole numbers, not {value}."),
+            field=field,
+            value=repr(value),
+        )
     if value not in in_play:
         raise InvalidSheet(
-            f"{field}: {value} is not a check in play with this many players "
-            f"({min(in_play)} to {max(in_play)} in steps of 1000)."
+            N_("{field}: {value} is not a check in play at this table ({low} to {high})."),
+            field=field,
+            value=value,
+            low=min(in_play),
+            high=max(in_play),
         )
     if value in holder:
-        raise InvalidSheet(f"{field}: {value} is also at {holder[value]}; each check exists once.")
+        raise InvalidSheet(
+            N_("{field}: {value} is also at {other}; each check exists once."),
+            field=field,
+            value=value,
+            other=holder[value],
+        )
     holder[value] = field
 
 
@@ -206,15 +261,21 @@ def _check_final_counts(held: list[list[int]]) -> None:
     for index, values in enumerate(held):
         if len(values) != dealt:
             raise InvalidSheet(
-                f"players[{index}].checks: {len(values)} checks, but with {len(held)} players "
-                f"everyone ends the game with {dealt} (the centre check belongs to nobody)."
+                N_(
+                    "players[{index}].checks: {count} checks, but with {players} players "
+                    "everyone ends the game with {dealt} (the centre check belongs to nobody)."
+                ),
+                index=index,
+                count=len(values),
+                players=len(held),
+                dealt=dealt,
             )
 
 
 def _validate(sheet: object) -> tuple[int, list[str], list[dict[str, int]], list[list[int]]]:
     """Round, names, families and checks of a valid sheet, or InvalidSheet."""
     if not isinstance(sheet, dict):
-        raise InvalidSheet("sheet: must be a JSON object with game, round and players.")
+        raise InvalidSheet(N_("sheet: must be a JSON object with game, round and players."))
     _check_keys(sheet, TOP_LEVEL_KEYS, "sheet", "a Razzia! sheet")
     round_no = _round(sheet)
     players = _players(sheet)
