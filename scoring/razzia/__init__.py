@@ -1,0 +1,16 @@
+"""Razzia! (Reiner Knizia): the pure rules behind the live table (RULES.md §1)."""
+
+from scoring.razzia.moves import apply, complete_move
+from scoring.razzia.queries import actions, legal_moves, summary
+from scoring.razzia.rounds import live_standings
+from scoring.razzia.table import new_table
+
+__all__ = [
+    "actions",
+    "apply",
+    "complete_move",
+    "legal_moves",
+    "live_standings",
+    "new_table",
+    "summary",
+]

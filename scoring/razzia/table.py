@@ -1,0 +1,101 @@
+"""Razzia! table setup: players, check sets by lot, the first state (RULES.md §1 "Checks")."""
+
+import random
+
+from scoring.errors import N_, IllegalMove, InvalidSetup
+from scoring.razzia import cards
+
+MAX_NAME_LENGTH = 40
+
+
+def new_table(setup: object) -> dict:
+    """The state of a fresh table waiting for its check sets to be dealt."""
+    names = _player_names(setup)
+    count = len(names)
+    return {
+        "game": "razzia",
+        "players": [{"name": name, "up": [], "down": [], "family": {}} for name in names],
+        "sets": None,
+        "phase": "deal",
+        "round": 1,
+        "centre": cards.CENTRE_START_CHECK,
+        "row": [],
+        "police": 0,
+        "police_limit": cards.police_limit(count),
+        "deck": dict(cards.CARD_COUNTS),
+        "box": dict.fromkeys(cards.CARD_COUNTS, 0),
+        "turn": 0,
+        "auction": None,
+        "round_end_reason": None,
+        "rounds": [],
+        "totals": [0] * count,
+        "ranks": None,
+    }
+
+
+def _player_names(setup: object) -> list[str]:
+    """Validated player names in seat order (clockwise)."""
+    if not isinstance(setup, dict):
+        raise InvalidSetup(N_("The table setup must be an object with a list of players."))
+    names = setup.get("players")
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        raise InvalidSetup(N_("players must be a list of names."))
+    names = [name.strip() for name in names]
+    if not cards.MIN_PLAYERS <= len(names) <= cards.MAX_PLAYERS:
+        raise InvalidSetup(
+            N_("Razzia! is played by 2 to 5 players, not {count}."), count=len(names)
+        )
+    for name in names:
+        if not name:
+            raise InvalidSetup(N_("Every player needs a name."))
+        if len(name) > MAX_NAME_LENGTH:
+            raise InvalidSetup(
+                N_("The name {name} is longer than {limit} characters."),
+                name=name[:MAX_NAME_LENGTH] + "...",
+                limit=MAX_NAME_LENGTH,
+            )
+    if len({name.casefold() for name in names}) != len(names):
+        raise InvalidSetup(N_("Two players have the same name; names must differ."))
+    return names
+
+
+def set_labels(player_count: int) -> list[str]:
+    """The labels of the check sets in play (A, B, ...)."""
+    return list(cards.SET_LABELS[:player_count])
+
+
+def draw_sets(player_count: int, rng: random.Random) -> list[str]:
+    """Check-set labels per seat, drawn by lot."""
+    labels = set_labels(player_count)
+    rng.shuffle(labels)
+    return labels
+
+
+def validate_sets(sets: object, player_count: int) -> list[str]:
+    """The dealt labels, or IllegalMove if they are not one set per seat."""
+    labels = set_labels(player_count)
+    if (
+        not isinstance(sets, list)
+        or not all(isinstance(label, str) for label in sets)
+        or sorted(sets) != labels
+    ):
+        raise IllegalMove(
+            N_("Deal each of the sets {labels} to exactly one seat."), labels=", ".join(labels)
+        )
+    return sets
+
+
+def deal(state: dict, sets: list[str]) -> None:
+    """Give each seat its check set face up; the highest check starts."""
+    count = len(state["players"])
+    for player, label in zip(state["players"], sets, strict=True):
+        player["up"] = sorted(cards.CHECK_SETS[count][cards.SET_LABELS.index(label)])
+    state["sets"] = sets
+    state["phase"] = "turn"
+    state["turn"] = seat_with_highest_check(state)
+
+
+def seat_with_highest_check(state: dict) -> int:
+    """The seat holding the highest check (face up or down)."""
+    players = state["players"]
+    return max(range(len(players)), key=lambda seat: max(players[seat]["up"] + players[seat]["down"]))
