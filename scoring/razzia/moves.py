@@ -129,9 +129,7 @@ def _seat_of(state: dict, move: dict) -> int:
     seat = move.get("seat")
     count = len(state["players"])
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < count:
-        raise IllegalMove(
-            N_("seat must be a seat number from 0 to {last}."), last=count - 1
-        )
+        raise IllegalMove(N_("seat must be a seat number from 0 to {last}."), last=count - 1)
     return seat
 
 
@@ -180,4 +178,3 @@ _HANDLERS = {
     "pass": _pass,
     "next_round": _next_round,
 }
-

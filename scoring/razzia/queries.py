@@ -62,7 +62,8 @@ def summary(state: dict) -> dict:
     """Players, round and result, for lists of tables."""
     finished = state["phase"] == "game_over"
     names = [player["name"] for player in state["players"]]
-    winners = [name for name, rank in zip(names, state["ranks"] or []) if rank == 1]
+    ranks = state["ranks"] or [0] * len(names)
+    winners = [name for name, rank in zip(names, ranks, strict=True) if rank == 1]
     return {
         "players": names,
         "round": state["round"],

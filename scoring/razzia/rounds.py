@@ -35,7 +35,9 @@ def end_round(state: dict, reason: str) -> None:
     """Score the round at once; after round 3 rank the players."""
     scores = round_scores(state)
     state["rounds"].append({"round": state["round"], "reason": reason, "scores": scores})
-    state["totals"] = [total + score["total"] for total, score in zip(state["totals"], scores)]
+    state["totals"] = [
+        total + score["total"] for total, score in zip(state["totals"], scores, strict=True)
+    ]
     state["round_end_reason"] = reason
     state["auction"] = None
     if state["round"] == cards.ROUNDS:
@@ -64,12 +66,13 @@ def start_next_round(state: dict) -> None:
     state["turn"] = table.seat_with_highest_check(state)
 
 
-
 def live_standings(state: dict) -> list[dict]:
     """Per player: this round's points if it ended now and the total that would give."""
     if state["phase"] not in ("turn", "auction"):
         return []
     return [
         {"name": player["name"], "points": score, "total": total + score["total"]}
-        for player, score, total in zip(state["players"], round_scores(state), state["totals"])
+        for player, score, total in zip(
+            state["players"], round_scores(state), state["totals"], strict=True
+        )
     ]

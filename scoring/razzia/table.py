@@ -98,4 +98,6 @@ def deal(state: dict, sets: list[str]) -> None:
 def seat_with_highest_check(state: dict) -> int:
     """The seat holding the highest check (face up or down)."""
     players = state["players"]
-    return max(range(len(players)), key=lambda seat: max(players[seat]["up"] + players[seat]["down"]))
+    return max(
+        range(len(players)), key=lambda seat: max(players[seat]["up"] + players[seat]["down"])
+    )
