@@ -48,9 +48,9 @@ def _is_count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def _listing(names: tuple[str, ...]) -> str:
+def _listing(names: tuple[str, ...], conjunction: str = "or") -> str:
     """'a, b or c' for a message."""
-    return f"{', '.join(names[:-1])} or {names[-1]}"
+    return f"{', '.join(names[:-1])} {conjunction} {names[-1]}"
 
 
 def _plural(kind: str) -> str:
@@ -63,11 +63,11 @@ def _check_keys(value: Mapping, allowed: tuple[str, ...], field: str, what: str)
     for key in value:
         if key not in allowed:
             raise InvalidSheet(
-                N_("{field}: unknown key {key}; {what} has {allowed}."),
+                N_("{field}: unknown key {key}; the keys of {what} are {allowed}."),
                 field=field,
                 key=repr(key),
                 what=what,
-                allowed=_listing(allowed),
+                allowed=_listing(allowed, "and"),
             )
 
 
