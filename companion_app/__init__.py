@@ -1,0 +1,27 @@
+"""The companion's Flask app: `create_app()` wires the store, the API, the pages and i18n."""
+
+import os
+
+from flask import Flask
+
+from companion_app import config
+from companion_app.config import Config
+
+
+def create_app(test_config: dict | None = None, instance_path: str | None = None) -> Flask:
+    """Build the app; `test_config` overrides the config, `instance_path` the instance folder."""
+    app = Flask(__name__, instance_relative_config=True, instance_path=instance_path)
+    app.config.from_object(Config())
+    if test_config:
+        app.config.update(test_config)
+    os.makedirs(app.instance_path, exist_ok=True)
+    config.init_app(app)
+
+    from companion_app import api, errors, i18n, store, web
+
+    store.init_app(app)
+    i18n.init_app(app)
+    errors.init_app(app)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(web.bp)
+    return app

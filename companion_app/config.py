@@ -1,0 +1,50 @@
+"""Configuration read from the environment, with defaults that work out of the box."""
+
+import os
+
+from flask import Flask
+
+#: File in the instance folder holding the generated session key.
+SECRET_KEY_FILE = "secret_key"
+SECRET_KEY_BYTES = 32
+#: Default cap on request bodies (bytes); larger bodies get a 413.
+DEFAULT_MAX_BODY = 64 * 1024
+
+
+class Config:
+    """App settings; every value can be overridden by a COMPANION_* variable."""
+
+    def __init__(self) -> None:
+        #: None means "use the key persisted in the instance folder" (see init_app).
+        self.SECRET_KEY = os.environ.get("COMPANION_SECRET_KEY") or None
+        #: SQLite file; relative paths live in the instance folder.
+        self.DATABASE = os.environ.get("COMPANION_DATABASE", "companion.sqlite3")
+        #: Request bodies above this are refused with 413 before parsing.
+        self.MAX_CONTENT_LENGTH = int(os.environ.get("COMPANION_MAX_BODY", DEFAULT_MAX_BODY))
+        self.BABEL_DEFAULT_LOCALE = "en"
+        self.LANGUAGES = ("cs", "en")
+
+
+def load_or_create_secret_key(instance_path: str) -> str:
+    """The instance's persistent session key, generated (mode 0600) on first use."""
+    path = os.path.join(instance_path, SECRET_KEY_FILE)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        with open(path, encoding="ascii") as existing:
+            key = existing.read().strip()
+        if key:
+            return key
+        raise RuntimeError(f"{path} is empty; delete it to generate a new session key.") from None
+    key = os.urandom(SECRET_KEY_BYTES).hex()
+    with os.fdopen(fd, "w", encoding="ascii") as created:
+        created.write(key + "\n")
+        created.flush()
+        os.fsync(created.fileno())
+    return key
+
+
+def init_app(app: Flask) -> None:
+    """Give the app a session key that survives restarts (language choice lives in it)."""
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = load_or_create_secret_key(app.instance_path)

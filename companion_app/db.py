@@ -1,0 +1,103 @@
+"""SQLite plumbing: one durable connection per app context, the schema, write transactions."""
+
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from flask import Flask, current_app, g
+
+#: Seconds a writer waits for another writer's BEGIN IMMEDIATE before giving up.
+BUSY_TIMEOUT_S = 10.0
+#: Bumped whenever SCHEMA changes shape; stored in PRAGMA user_version.
+SCHEMA_VERSION = 1
+_G_KEY = "companion_db"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    setup_json TEXT NOT NULL,
+    state_json TEXT NOT NULL,
+    version INTEGER NOT NULL DEFAULT 0,
+    finished INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS log (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seq INTEGER NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('move', 'undo')),
+    move_json TEXT,
+    state_json TEXT NOT NULL,
+    undoes INTEGER,
+    top INTEGER,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (table_id, seq)
+);
+CREATE INDEX IF NOT EXISTS tables_by_activity ON tables (updated_at);
+"""
+
+
+def database_path(app: Flask) -> str:
+    """The SQLite file for `app`: DATABASE, relative paths resolved in the instance folder."""
+    return os.path.join(app.instance_path, app.config["DATABASE"])
+
+
+def connect(path: str) -> sqlite3.Connection:
+    """Open `path` in autocommit mode with WAL and fsync-on-commit (durable acknowledgements)."""
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    return conn
+
+
+def init_schema(path: str) -> None:
+    """Create the tables if missing and record the schema version."""
+    conn = connect(path)
+    try:
+        found = conn.execute("PRAGMA user_version").fetchone()[0]
+        if found > SCHEMA_VERSION:
+            raise RuntimeError(
+                f"{path} has schema version {found}; this companion knows up to {SCHEMA_VERSION}."
+            )
+        conn.executescript(SCHEMA)
+        conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+    finally:
+        conn.close()
+
+
+def get_db() -> sqlite3.Connection:
+    """This app context's connection, opened on first use."""
+    conn = g.get(_G_KEY)
+    if conn is None:
+        conn = connect(database_path(current_app))
+        setattr(g, _G_KEY, conn)
+    return conn
+
+
+def close_db(_exc: BaseException | None = None) -> None:
+    """Close this app context's connection, if one was opened."""
+    conn = g.pop(_G_KEY, None)
+    if conn is not None:
+        conn.close()
+
+
+@contextmanager
+def write_transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """BEGIN IMMEDIATE ... COMMIT, so writers serialize; roll back on any exception."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def init_app(app: Flask) -> None:
+    """Create the schema and close connections when each app context ends."""
+    init_schema(database_path(app))
+    app.teardown_appcontext(close_db)

@@ -1,0 +1,331 @@
+"""Event-sourced tables: a setup plus an append-only log of moves and undos, state is the fold.
+
+Every log row carries the state after it (a snapshot), so a move costs one snapshot load,
+one `apply` and one insert however long the game is. Writers serialize with BEGIN IMMEDIATE
+and an optimistic version check; SQLite runs in WAL with synchronous=FULL, so a move that was
+acknowledged survives a crash or power loss. States are plain JSON dicts: treat them as
+read-only (they may be shared through the in-process cache).
+"""
+
+import json
+import random
+import secrets
+import sqlite3
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from flask import Flask, current_app
+
+from companion_app import db
+from companion_app.state_cache import StateCache
+from scoring.errors import N_, IllegalMove, InvalidSetup, RuleError
+from scoring.games import get_game
+
+_EXTENSION = "companion_store"
+#: Table ids: lowercase letters and digits that cannot be misread (no 0/o, 1/l/i).
+ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
+ID_LENGTH = 8
+#: Fresh ids tried before giving up (a clash is ~1 in 10^11 per try).
+ID_ATTEMPTS = 5
+#: Longest table id echoed back in a "not found" message.
+MAX_ECHOED_ID = 40
+DEFAULT_CACHE_SIZE = 512
+_TABLE_COLUMNS = "id, game, setup_json, version, finished, created_at, updated_at"
+
+
+class StoreError(Exception):
+    """A store refusal; like RuleError it keeps its English template and params apart."""
+
+    def __init__(self, template: str, **params: object) -> None:
+        self.template = template
+        self.params = params
+        super().__init__(template.format(**params))
+
+
+class TableNotFound(StoreError, LookupError):
+    """No table has the requested id."""
+
+    def __init__(self, table_id: object) -> None:
+        shown = str(table_id)[:MAX_ECHOED_ID]
+        super().__init__(N_("There is no table with id {table_id}."), table_id=shown)
+
+
+class StaleVersion(StoreError):
+    """The client acted on an older version of the table than the stored one."""
+
+    def __init__(self, current: int, sent: int) -> None:
+        self.current = current
+        self.sent = sent
+        super().__init__(
+            N_(
+                "This table changed since you loaded it (version {current}, you sent {sent}); "
+                "reload and try again."
+            ),
+            current=current,
+            sent=sent,
+        )
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table as stored: its setup, version (log length) and current state."""
+
+    id: str
+    game: str
+    setup: dict
+    version: int
+    state: dict
+    created_at: datetime
+    updated_at: datetime
+    finished: bool
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One row of a table's history; undone moves stay listed with `undone=True`."""
+
+    seq: int
+    kind: str
+    move: dict | None
+    undone: bool
+    undoes: int | None
+    created_at: datetime
+
+
+def _now() -> str:
+    """The current UTC time as sortable ISO text."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def _dumps(value: object) -> str:
+    """Compact JSON for storage."""
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _new_id() -> str:
+    """A short random URL-safe table id."""
+    return "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
+
+
+def _check_version_type(expected_version: object) -> None:
+    """Refuse a version that is not a plain int (a programming error in the caller)."""
+    if type(expected_version) is not int:
+        raise TypeError(f"expected_version must be an int, not {type(expected_version).__name__}")
+
+
+class Store:
+    """Tables and their logs in the app's database, with a small cache of recent states."""
+
+    def __init__(self, cache_size: int = DEFAULT_CACHE_SIZE) -> None:
+        self._cache = StateCache(cache_size)
+        self._rng = random.SystemRandom()
+
+    def create_table(self, game: str, setup: dict) -> Table:
+        """Start a table of `game`; the rules validate `setup` (RuleError if they refuse it)."""
+        rules = get_game(game)
+        if not isinstance(setup, dict):
+            raise InvalidSetup(N_("A table setup must be an object."))
+        state_text = _dumps(rules.new_table(setup))
+        state = json.loads(state_text)
+        finished = bool(rules.summary(state)["finished"])
+        now = _now()
+        conn = db.get_db()
+        with db.write_transaction(conn):
+            table_id = self._free_id(conn)
+            conn.execute(
+                "INSERT INTO tables (id, game, setup_json, state_json, version, finished,"
+                " created_at, updated_at) VALUES (?, ?, ?, ?, 0, ?, ?, ?)",
+                (table_id, game, _dumps(setup), state_text, int(finished), now, now),
+            )
+        self._cache.put((table_id, 0), state)
+        created = datetime.fromisoformat(now)
+        return Table(table_id, game, setup, 0, state, created, created, finished)
+
+    def get(self, table_id: str) -> Table:
+        """The table with `table_id` at its latest version (TableNotFound if none)."""
+        conn = db.get_db()
+        return self._table(conn, self._head(conn, table_id))
+
+    def list_tables(self) -> list[Table]:
+        """Every table, most recent activity first."""
+        conn = db.get_db()
+        rows = conn.execute(
+            f"SELECT {_TABLE_COLUMNS} FROM tables ORDER BY updated_at DESC, created_at DESC, id"
+        ).fetchall()
+        return [self._table(conn, row) for row in rows]
+
+    def apply_move(self, table_id: str, move: dict, expected_version: int) -> Table:
+        """Complete (random outcomes), check and append `move`; refuse a stale version."""
+        _check_version_type(expected_version)
+        if not isinstance(move, dict):
+            raise IllegalMove(N_("A move must be an object with a type, like a draw or a bid."))
+        conn = db.get_db()
+        with db.write_transaction(conn):
+            head = self._fresh_head(conn, table_id, expected_version)
+            rules = get_game(head["game"])
+            state = self._state_at(conn, head, head["version"])
+            completed = rules.complete_move(state, move, self._rng)
+            new_state = rules.apply(state, completed)
+            table, new_state = self._append(conn, head, ("move", completed, None), new_state)
+        self._cache.put((table.id, table.version), new_state)
+        return table
+
+    def undo(self, table_id: str, expected_version: int) -> Table:
+        """Cancel the latest still-active move; it stays in the history, marked undone."""
+        _check_version_type(expected_version)
+        conn = db.get_db()
+        with db.write_transaction(conn):
+            head = self._fresh_head(conn, table_id, expected_version)
+            target = self._top(conn, table_id, head["version"])
+            if target is None:
+                raise RuleError(N_("Nothing to undo."))
+            state = self._state_at(conn, head, target - 1)
+            table, state = self._append(conn, head, ("undo", None, target), state)
+        self._cache.put((table.id, table.version), state)
+        return table
+
+    def history(self, table_id: str) -> list[LogEntry]:
+        """Every log entry of the table in order, undone moves included."""
+        conn = db.get_db()
+        self._head(conn, table_id)
+        rows = conn.execute(
+            "SELECT seq, kind, move_json, undoes, created_at FROM log"
+            " WHERE table_id = ? ORDER BY seq",
+            (table_id,),
+        ).fetchall()
+        undone = {row["undoes"] for row in rows if row["kind"] == "undo"}
+        return [
+            LogEntry(
+                seq=row["seq"],
+                kind=row["kind"],
+                move=None if row["move_json"] is None else json.loads(row["move_json"]),
+                undone=row["seq"] in undone,
+                undoes=row["undoes"],
+                created_at=datetime.fromisoformat(row["created_at"]),
+            )
+            for row in rows
+        ]
+
+    def replay(self, table_id: str) -> dict:
+        """Recompute the state from the setup and the active moves, ignoring every snapshot."""
+        conn = db.get_db()
+        head = self._head(conn, table_id)
+        rules = get_game(head["game"])
+        active: list[dict] = []
+        for entry in self.history(table_id):
+            if entry.kind == "move":
+                active.append(entry.move)
+            else:
+                active.pop()
+        state = rules.new_table(json.loads(head["setup_json"]))
+        for move in active:
+            state = rules.apply(state, move)
+        return state
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _free_id(self, conn: sqlite3.Connection) -> str:
+        """An id no table has yet (inside the write transaction)."""
+        for _ in range(ID_ATTEMPTS):
+            table_id = _new_id()
+            if conn.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone() is None:
+                return table_id
+        raise RuntimeError("Could not find a free table id; is the id generator broken?")
+
+    def _head(self, conn: sqlite3.Connection, table_id: str) -> sqlite3.Row:
+        """The table's row (without its initial state), or TableNotFound."""
+        row = None
+        if isinstance(table_id, str):
+            row = conn.execute(
+                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
+            ).fetchone()
+        if row is None:
+            raise TableNotFound(table_id)
+        return row
+
+    def _fresh_head(self, conn: sqlite3.Connection, table_id: str, expected: int) -> sqlite3.Row:
+        """The table's row, refusing with StaleVersion unless it is at `expected`."""
+        head = self._head(conn, table_id)
+        if head["version"] != expected:
+            raise StaleVersion(current=head["version"], sent=expected)
+        return head
+
+    def _top(self, conn: sqlite3.Connection, table_id: str, seq: int) -> int | None:
+        """The latest still-active move after log row `seq` (None when no move is active)."""
+        if seq == 0:
+            return None
+        row = conn.execute(
+            "SELECT top FROM log WHERE table_id = ? AND seq = ?", (table_id, seq)
+        ).fetchone()
+        return row["top"]
+
+    def _state_at(self, conn: sqlite3.Connection, head: sqlite3.Row, seq: int) -> dict:
+        """The state after log row `seq` (0: the initial state), from the cache or a snapshot."""
+        key = (head["id"], seq)
+        state = self._cache.get(key)
+        if state is None:
+            if seq == 0:
+                sql, args = "SELECT state_json FROM tables WHERE id = ?", (head["id"],)
+            else:
+                sql = "SELECT state_json FROM log WHERE table_id = ? AND seq = ?"
+                args = (head["id"], seq)
+            state = json.loads(conn.execute(sql, args).fetchone()["state_json"])
+            self._cache.put(key, state)
+        return state
+
+    def _append(
+        self, conn: sqlite3.Connection, head: sqlite3.Row, entry: tuple, state: dict
+    ) -> tuple[Table, dict]:
+        """Insert a log row (kind, move, undoes) with its snapshot; bump the table's version."""
+        kind, move, undoes = entry
+        seq = head["version"] + 1
+        top = seq if kind == "move" else self._top(conn, head["id"], undoes - 1)
+        state_text = _dumps(state)
+        state = json.loads(state_text)
+        finished = bool(get_game(head["game"]).summary(state)["finished"])
+        now = _now()
+        conn.execute(
+            "INSERT INTO log (table_id, seq, kind, move_json, state_json, undoes, top, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (head["id"], seq, kind, None if move is None else _dumps(move), state_text,
+             undoes, top, now),
+        )
+        conn.execute(
+            "UPDATE tables SET version = ?, finished = ?, updated_at = ? WHERE id = ?",
+            (seq, int(finished), now, head["id"]),
+        )
+        table = Table(
+            id=head["id"],
+            game=head["game"],
+            setup=json.loads(head["setup_json"]),
+            version=seq,
+            state=state,
+            created_at=datetime.fromisoformat(head["created_at"]),
+            updated_at=datetime.fromisoformat(now),
+            finished=finished,
+        )
+        return table, state
+
+    def _table(self, conn: sqlite3.Connection, head: sqlite3.Row) -> Table:
+        """A Table from its row and the state at its version."""
+        return Table(
+            id=head["id"],
+            game=head["game"],
+            setup=json.loads(head["setup_json"]),
+            version=head["version"],
+            state=self._state_at(conn, head, head["version"]),
+            created_at=datetime.fromisoformat(head["created_at"]),
+            updated_at=datetime.fromisoformat(head["updated_at"]),
+            finished=bool(head["finished"]),
+        )
+
+
+def get_store() -> Store:
+    """The current app's store (inside an app or request context)."""
+    return current_app.extensions[_EXTENSION]
+
+
+def init_app(app: Flask) -> None:
+    """Open the database (creating the schema) and attach a Store to `app`."""
+    db.init_app(app)
+    app.extensions[_EXTENSION] = Store(app.config.get("STATE_CACHE_SIZE", DEFAULT_CACHE_SIZE))
