@@ -27,8 +27,29 @@ def apply(state: dict, move: object) -> dict:
             type=repr(move.get("type")),
             known=", ".join(_HANDLERS),
         )
-    new_state = copy.deepcopy(state)
+    new_state = copy_state(state)
     handler(new_state, move)
+    return new_state
+
+
+def copy_state(state: dict) -> dict:
+    """A copy of the state that moves can change freely (much cheaper than deepcopy)."""
+    new_state = dict(state)
+    new_state["players"] = [
+        {
+            **player,
+            "up": list(player["up"]),
+            "down": list(player["down"]),
+            "family": dict(player["family"]),
+        }
+        for player in state["players"]
+    ]
+    for key in ("row", "totals", "rounds"):  # recorded rounds are never changed, only appended
+        new_state[key] = list(state[key])
+    for key in ("deck", "box"):
+        new_state[key] = dict(state[key])
+    if state["auction"]:
+        new_state["auction"] = copy.deepcopy(state["auction"])
     return new_state
 
 
@@ -75,9 +96,11 @@ def _thief(state: dict, move: dict) -> None:
         raise IllegalMove(N_("Say which loot cards the thieves take from the row."))
     player = state["players"][seat]
     owned = player["family"].get("thief", 0)
+    if not owned:
+        raise IllegalMove(N_("{name} has no thief to use."), name=player["name"])
     if len(take) > owned:
         raise IllegalMove(
-            N_("{name} has {owned} thieves and cannot take {wanted} cards."),
+            N_("{name} has only {owned} thieves and cannot take {wanted} cards."),
             name=player["name"],
             owned=owned,
             wanted=len(take),

@@ -90,7 +90,7 @@ def deal(state: dict, sets: list[str]) -> None:
     count = len(state["players"])
     for player, label in zip(state["players"], sets, strict=True):
         player["up"] = sorted(cards.CHECK_SETS[count][cards.SET_LABELS.index(label)])
-    state["sets"] = sets
+    state["sets"] = list(sets)
     state["phase"] = "turn"
     state["turn"] = seat_with_highest_check(state)
 
