@@ -287,8 +287,16 @@ class Store:
         conn.execute(
             "INSERT INTO log (table_id, seq, kind, move_json, state_json, undoes, top, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (head["id"], seq, kind, None if move is None else _dumps(move), state_text,
-             undoes, top, now),
+            (
+                head["id"],
+                seq,
+                kind,
+                None if move is None else _dumps(move),
+                state_text,
+                undoes,
+                top,
+                now,
+            ),
         )
         conn.execute(
             "UPDATE tables SET version = ?, finished = ?, updated_at = ? WHERE id = ?",

@@ -11,9 +11,9 @@ class ApiActions:
     def __init__(self, client) -> None:
         self._client = client
 
-    def create(self, players=None, game="razzia"):
+    def create(self, players=tuple(PLAYERS), game="razzia"):
         """POST /api/tables."""
-        body = {"game": game, "players": PLAYERS if players is None else players}
+        body = {"game": game, "players": list(players) if isinstance(players, tuple) else players}
         response = self._client.post("/api/tables", json=body)
         return response.status_code, response.get_json()
 

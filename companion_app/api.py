@@ -1,0 +1,174 @@
+"""The JSON API: tables, moves, undo, history and the score-sheet calculator.
+
+Views only check the shape of a request (JSON object, version an integer, move an object,
+players a list of names); every rule lives in `scoring`, every write in the store.
+"""
+
+import json
+
+from flask import Blueprint, request, url_for
+
+from companion_app.errors import ApiError
+from companion_app.store import LogEntry, Table, get_store
+from scoring.games import game_names, get_game
+from scoring.sheets import score_sheet
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+BAD_REQUEST, UNSUPPORTED_MEDIA_TYPE, CREATED = 400, 415, 201
+#: Shown when a move is not an object with a string "type".
+MOVE_EXAMPLE = '{"type": "draw", "seat": 0, "card": "ring"}'
+
+
+def _reject_constant(name: str) -> None:
+    """Refuse NaN and Infinity, which are not JSON."""
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def json_body() -> object:
+    """The request's JSON body, or ApiError (415 wrong content type, 400 malformed)."""
+    if not request.is_json:
+        raise ApiError(
+            UNSUPPORTED_MEDIA_TYPE,
+            "Send the body as JSON with the header Content-Type: application/json.",
+        )
+    raw = request.get_data(cache=False)
+    try:
+        return json.loads(raw, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise ApiError(
+            BAD_REQUEST,
+            f"The body is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
+        ) from None
+    except (ValueError, RecursionError) as exc:
+        raise ApiError(BAD_REQUEST, f"The body is not valid JSON: {exc}.") from None
+
+
+def object_body() -> dict:
+    """The request's JSON body, which must be an object."""
+    body = json_body()
+    if not isinstance(body, dict):
+        raise ApiError(BAD_REQUEST, f"The body must be a JSON object, not {_kind(body)}.")
+    return body
+
+
+def _kind(value: object) -> str:
+    """The JSON name of a value's type, for messages."""
+    names = {
+        bool: "true/false",
+        int: "a number",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "an object",
+        type(None): "null",
+    }
+    return names.get(type(value), type(value).__name__)
+
+
+def version_field(body: dict) -> int:
+    """The `version` the client loaded: a whole number (not true/false)."""
+    if "version" not in body:
+        raise ApiError(BAD_REQUEST, "version: missing; send the table version you loaded.")
+    version = body["version"]
+    if type(version) is not int:
+        raise ApiError(BAD_REQUEST, f"version must be a whole number, not {_kind(version)}.")
+    return version
+
+
+def table_json(table: Table) -> dict:
+    """A table for API clients: its state plus what may be done now and the live standings."""
+    rules = get_game(table.game)
+    return {
+        "id": table.id,
+        "game": table.game,
+        "version": table.version,
+        "finished": table.finished,
+        "state": table.state,
+        "actions": rules.actions(table.state),
+        "standings": rules.live_standings(table.state),
+        "created_at": table.created_at.isoformat(),
+        "updated_at": table.updated_at.isoformat(),
+    }
+
+
+def entry_json(entry: LogEntry) -> dict:
+    """One history entry for API clients."""
+    return {
+        "seq": entry.seq,
+        "kind": entry.kind,
+        "move": entry.move,
+        "undone": entry.undone,
+        "undoes": entry.undoes,
+        "created_at": entry.created_at.isoformat(),
+    }
+
+
+@bp.get("/tables")
+def list_tables() -> dict:
+    """Every table, most recent activity first (without live standings)."""
+    return {
+        "tables": [
+            {
+                "id": t.id,
+                "game": t.game,
+                "version": t.version,
+                "finished": t.finished,
+                "summary": get_game(t.game).summary(t.state),
+                "updated_at": t.updated_at.isoformat(),
+            }
+            for t in get_store().list_tables()
+        ]
+    }
+
+
+@bp.post("/tables")
+def create_table() -> tuple[dict, int, dict]:
+    """Start a table: {"game": "razzia", "players": ["Ann", "Bob", ...]}."""
+    body = object_body()
+    if "game" not in body:
+        raise ApiError(BAD_REQUEST, f"game: missing; known games: {', '.join(game_names())}.")
+    players = body.get("players")
+    if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
+        raise ApiError(BAD_REQUEST, 'players must be a list of names, like ["Ann", "Bob"].')
+    setup = {key: value for key, value in body.items() if key != "game"}
+    table = get_store().create_table(body["game"], setup)
+    return table_json(table), CREATED, {"Location": url_for("api.get_table", table_id=table.id)}
+
+
+@bp.get("/tables/<table_id>")
+def get_table(table_id: str) -> dict:
+    """The table's current version, state, actions and standings."""
+    return table_json(get_store().get(table_id))
+
+
+@bp.post("/tables/<table_id>/moves")
+def post_move(table_id: str) -> dict:
+    """Apply one move: {"version": n, "move": {...}}; 409 if the table moved on."""
+    body = object_body()
+    version = version_field(body)
+    move = body.get("move")
+    if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+        raise ApiError(BAD_REQUEST, f"move must be an object with a type, like {MOVE_EXAMPLE}.")
+    return table_json(get_store().apply_move(table_id, move, version))
+
+
+@bp.post("/tables/<table_id>/undo")
+def post_undo(table_id: str) -> dict:
+    """Undo the latest active move: {"version": n}."""
+    version = version_field(object_body())
+    return table_json(get_store().undo(table_id, version))
+
+
+@bp.get("/tables/<table_id>/history")
+def get_history(table_id: str) -> dict:
+    """Every move and undo in order; undone moves are kept and flagged."""
+    store = get_store()
+    entries = store.history(table_id)
+    return {"id": table_id, "version": len(entries), "history": [entry_json(e) for e in entries]}
+
+
+@bp.post("/score")
+def post_score() -> dict:
+    """The score-sheet calculator (SCORESHEETS.md): the sheet in, the breakdown out."""
+    return score_sheet(json_body())
