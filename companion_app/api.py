@@ -4,10 +4,9 @@ Views only check the shape of a request (JSON object, version an integer, move a
 players a list of names); every rule lives in `scoring`, every write in the store.
 """
 
-import json
-
 from flask import Blueprint, request, url_for
 
+from companion_app import jsonio
 from companion_app.errors import ApiError
 from companion_app.store import LogEntry, Table, get_store
 from scoring.games import game_names, get_game
@@ -20,11 +19,6 @@ BAD_REQUEST, UNSUPPORTED_MEDIA_TYPE, CREATED = 400, 415, 201
 MOVE_EXAMPLE = '{"type": "draw", "seat": 0, "card": "ring"}'
 
 
-def _reject_constant(name: str) -> None:
-    """Refuse NaN and Infinity, which are not JSON."""
-    raise ValueError(f"{name} is not a JSON value")
-
-
 def json_body() -> object:
     """The request's JSON body, or ApiError (415 wrong content type, 400 malformed)."""
     if not request.is_json:
@@ -32,16 +26,10 @@ def json_body() -> object:
             UNSUPPORTED_MEDIA_TYPE,
             "Send the body as JSON with the header Content-Type: application/json.",
         )
-    raw = request.get_data(cache=False)
     try:
-        return json.loads(raw, parse_constant=_reject_constant)
-    except json.JSONDecodeError as exc:
-        raise ApiError(
-            BAD_REQUEST,
-            f"The body is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
-        ) from None
-    except (ValueError, RecursionError) as exc:
-        raise ApiError(BAD_REQUEST, f"The body is not valid JSON: {exc}.") from None
+        return jsonio.parse(request.get_data(cache=False), "The body")
+    except jsonio.BadJson as exc:
+        raise ApiError(BAD_REQUEST, str(exc)) from None
 
 
 def object_body() -> dict:

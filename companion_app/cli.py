@@ -1,0 +1,90 @@
+"""The `companion` command: `serve` the app with waitress, `score` a sheet from a file or stdin."""
+
+import argparse
+import json
+import os
+import sys
+
+from companion_app import jsonio
+from scoring.errors import InvalidSheet
+from scoring.sheets import score_sheet
+
+DEFAULT_PORT = 5000
+#: Exit status for a rejected sheet (SCORESHEETS.md), the same as argparse's usage errors.
+EXIT_REJECTED = 2
+
+
+def _fail(message: str) -> int:
+    """Print `{"error": message}` on stderr; the exit status for a rejected sheet."""
+    print(json.dumps({"error": message}, ensure_ascii=False), file=sys.stderr)
+    return EXIT_REJECTED
+
+
+def _read_sheet_text(path: str | None) -> str:
+    """The sheet's text from `path`, or from standard input when no path (or "-") is given."""
+    if path is None or path == "-":
+        return sys.stdin.read()
+    with open(path, encoding="utf-8") as sheet_file:
+        return sheet_file.read()
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    """Score one sheet: the result JSON on stdout (0), or the error JSON on stderr (2)."""
+    try:
+        text = _read_sheet_text(args.file)
+    except (OSError, UnicodeDecodeError) as exc:
+        return _fail(f"Cannot read the sheet {args.file}: {exc}.")
+    try:
+        sheet = jsonio.parse(text, "The sheet")
+    except jsonio.BadJson as exc:
+        return _fail(str(exc))
+    try:
+        result = score_sheet(sheet)
+    except InvalidSheet as exc:
+        return _fail(str(exc))
+    print(json.dumps(result, ensure_ascii=False, indent=2))
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve the companion with waitress (never the Flask development server)."""
+    from companion_app import create_app, serve
+
+    instance = os.path.abspath(args.instance) if args.instance else None
+    app = create_app(instance_path=instance)
+    try:
+        serve.run(app, args.host, args.port, lan=args.lan, threads=args.threads)
+    except KeyboardInterrupt:
+        print("Stopped.", file=sys.stderr)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with the `serve` and `score` subcommands."""
+    from companion_app.serve import DEFAULT_THREADS, LOOPBACK
+
+    parser = argparse.ArgumentParser(prog="companion", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="serve the companion for the tablet")
+    serve.add_argument("--host", default=LOOPBACK, help="listen address (default %(default)s)")
+    serve.add_argument("--port", type=int, default=DEFAULT_PORT, help="port (default %(default)s)")
+    serve.add_argument(
+        "--lan", action="store_true", help="listen on every interface and print the tablet's URL"
+    )
+    serve.add_argument("--instance", help="folder for the database and session key")
+    serve.add_argument("--threads", type=int, default=DEFAULT_THREADS, help=argparse.SUPPRESS)
+    serve.set_defaults(func=cmd_serve)
+    score = commands.add_parser("score", help="score a sheet (SCORESHEETS.md) from FILE or stdin")
+    score.add_argument("file", nargs="?", metavar="FILE", help="sheet JSON (default: stdin)")
+    score.set_defaults(func=cmd_score)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `companion` console script."""
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
