@@ -1,5 +1,33 @@
-"""Placeholder for the pages blueprint; the UI agent replaces this module."""
+"""The tablet pages: the blueprint, its URL map and the language switch."""
 
-from flask import Blueprint
+from flask import Blueprint, redirect, request, url_for
+
+from companion_app import i18n, labels, web_home, web_score, web_tables
 
 bp = Blueprint("web", __name__)
+
+
+@bp.app_context_processor
+def page_globals() -> dict:
+    """Names every page template may use."""
+    return {"labels": labels}
+
+
+def language():
+    """Remember the CS | EN choice and go back to the page it was made on."""
+    i18n.set_language(request.form.get("lang", ""))
+    target = request.form.get("next", "")
+    if not target.startswith("/") or target.startswith("//"):
+        target = url_for("web.home")
+    return redirect(target.rstrip("?"), code=303)
+
+
+bp.add_url_rule("/lang", view_func=language, methods=["POST"])
+bp.add_url_rule("/", "home", web_home.home)
+bp.add_url_rule("/tables/new", "new_table", web_home.new_table, methods=["GET", "POST"])
+bp.add_url_rule("/tables/<table_id>", "table", web_tables.table)
+bp.add_url_rule("/tables/<table_id>/moves", "move", web_tables.move, methods=["POST"])
+bp.add_url_rule("/tables/<table_id>/undo", "undo", web_tables.undo, methods=["POST"])
+bp.add_url_rule("/tables/<table_id>/history", "history", web_tables.history)
+bp.add_url_rule("/tables/<table_id>/results", "results", web_tables.results)
+bp.add_url_rule("/score", "score", web_score.score_form, methods=["GET", "POST"])

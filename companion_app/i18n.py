@@ -1,0 +1,65 @@
+"""Languages: Flask-Babel wired with a session choice, then the browser's preference."""
+
+from flask import Flask, current_app, request, session
+from flask_babel import Babel, format_decimal, gettext
+
+from companion_app import labels
+from scoring.razzia import cards
+from scoring.razzia.text import card_name
+
+#: Session key holding the language the table picked with the CS | EN switch.
+SESSION_KEY = "lang"
+
+
+def get_locale() -> str:
+    """The session's language if set, else the browser's best match, else the default."""
+    languages = current_app.config["LANGUAGES"]
+    chosen = session.get(SESSION_KEY)
+    if chosen in languages:
+        return chosen
+    best = request.accept_languages.best_match(languages)
+    return best or current_app.config["BABEL_DEFAULT_LOCALE"]
+
+
+def set_language(lang: str) -> bool:
+    """Remember `lang` for this browser; False if the app does not speak it."""
+    if lang not in current_app.config["LANGUAGES"]:
+        return False
+    session[SESSION_KEY] = lang
+    return True
+
+
+#: How rule messages name a card kind ("horse racing") -> its key, to translate the name.
+_CARD_KEYS = {card_name(kind): kind for kind in cards.CARD_COUNTS}
+
+
+def _param(key: str, value: object) -> object:
+    """A message parameter in the page's language (card kinds are translated)."""
+    if key == "card" and value in _CARD_KEYS:
+        return labels.kind(_CARD_KEYS[value])
+    return value
+
+
+def translate_error(error: Exception) -> str:
+    """A rule or store refusal in the page's language: its template translated, then filled."""
+    template = getattr(error, "template", None)
+    if template is None:
+        return str(error)
+    params = {key: _param(key, value) for key, value in getattr(error, "params", {}).items()}
+    try:
+        return gettext(template).format(**params) if params else gettext(template)
+    except (KeyError, IndexError, ValueError):
+        return str(error)
+
+
+def money(value: int | None) -> str:
+    """A check value with the locale's digit grouping (13,000 / 13 000)."""
+    return "" if value is None else format_decimal(value)
+
+
+def init_app(app: Flask) -> None:
+    """Attach Flask-Babel and the Jinja helpers the templates use."""
+    Babel(app, locale_selector=get_locale)
+    app.jinja_env.filters["money"] = money
+    app.jinja_env.globals["current_locale"] = get_locale
+    app.jinja_env.globals["languages"] = app.config["LANGUAGES"]

@@ -1,0 +1,29 @@
+// Small progressive enhancements; every page works without this file.
+(function () {
+  "use strict";
+
+  // New table: highlight the variant row for the number of names typed.
+  function markVariant() {
+    var inputs = document.querySelectorAll('.players-form input[name="player"]');
+    if (!inputs.length) return;
+    var count = 0;
+    inputs.forEach(function (input) { if (input.value.trim()) count += 1; });
+    document.querySelectorAll(".variants tr[data-players]").forEach(function (row) {
+      row.classList.toggle("match", Number(row.dataset.players) === count);
+    });
+  }
+  document.addEventListener("input", markVariant);
+  document.addEventListener("DOMContentLoaded", markVariant);
+
+  // Any move form: block a second tap while the first post is on its way.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (form.dataset.sent) { event.preventDefault(); return; }
+    form.dataset.sent = "1";
+  });
+})();
+
+// Coming back through the browser's history: forms may be sent again.
+window.addEventListener("pageshow", function () {
+  document.querySelectorAll("form[data-sent]").forEach(function (form) { delete form.dataset.sent; });
+});

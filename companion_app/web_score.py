@@ -1,0 +1,102 @@
+"""The score-sheet calculator page: a form that builds a Razzia! sheet and shows its breakdown."""
+
+import re
+
+from flask import render_template, request
+from werkzeug.datastructures import MultiDict
+
+from scoring.errors import InvalidSheet
+from scoring.razzia import cards
+from scoring.razzia.sheet import COUNT_FIELDS
+from scoring.sheets import score_sheet
+
+#: Columns on the form; blank columns are left out of the sheet.
+PLAYER_COLUMNS = cards.MAX_PLAYERS
+ROUNDS = range(1, cards.ROUNDS + 1)
+#: Every check that exists in the box; the calculator refuses the ones not in play.
+CHECK_VALUES = tuple(sorted(cards.checks_in_play(cards.MAX_PLAYERS)))
+#: "players[2].jewelry.ring[0]: ..." -> column 2, field "jewelry.ring".
+PLAYER_FIELD = re.compile(r"^players\[(\d+)\]((?:\.\w+)*)")
+TOP_FIELD = re.compile(r"^(\w+):")
+
+
+def field_name(column: int, path: str) -> str:
+    """The form input name of a player field, e.g. `p1.jewelry.ring`."""
+    return f"p{column}.{path}"
+
+
+def _number(text: str) -> int | str:
+    """A typed count as an int; anything else stays text for the calculator to refuse."""
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def _counts(form: MultiDict, column: int, prefix: str, kinds: tuple[str, ...]) -> dict:
+    """The filled-in counts of one group of fields (e.g. jewelry kinds)."""
+    typed = {kind: form.get(field_name(column, f"{prefix}{kind}"), "").strip() for kind in kinds}
+    return {kind: _number(text) for kind, text in typed.items() if text}
+
+
+def _player(form: MultiDict, column: int, round_no: object) -> dict | None:
+    """One player's sheet entry, or None when the whole column is blank."""
+    entry: dict = {"name": form.get(field_name(column, "name"), "").strip()}
+    entry.update(_counts(form, column, "", tuple(COUNT_FIELDS)))
+    for group, kinds in (("jewelry", cards.JEWELRY), ("businesses", cards.BUSINESSES)):
+        found = _counts(form, column, f"{group}.", kinds)
+        if found:
+            entry[group] = found
+    checks = [_number(value) for value in form.getlist(field_name(column, "checks"))]
+    if len(entry) == 1 and not entry["name"] and not checks:
+        return None
+    if checks or round_no == cards.ROUNDS:
+        entry["checks"] = checks
+    return entry
+
+
+def build_sheet(form: MultiDict) -> tuple[dict, list[int]]:
+    """The sheet typed into the form, and the form column of each sheet player."""
+    round_no = _number(form.get("round", "").strip())
+    players, columns = [], []
+    for column in range(PLAYER_COLUMNS):
+        entry = _player(form, column, round_no)
+        if entry is not None:
+            players.append(entry)
+            columns.append(column)
+    return {"game": "razzia", "round": round_no, "players": players}, columns
+
+
+def error_field(message: str, columns: list[int]) -> str:
+    """The form input an InvalidSheet message names, or the top-level key it names."""
+    found = PLAYER_FIELD.match(message)
+    if found and int(found.group(1)) < len(columns):
+        path = found.group(2).lstrip(".") or "name"
+        return field_name(columns[int(found.group(1))], path)
+    found = TOP_FIELD.match(message)
+    return found.group(1) if found else "sheet"
+
+
+def score_form():
+    """Show the calculator; on POST score the typed sheet or show why it is refused."""
+    form = request.form if request.method == "POST" else MultiDict()
+    result, error = None, None
+    if request.method == "POST":
+        sheet, columns = build_sheet(form)
+        try:
+            result = score_sheet(sheet)
+        except InvalidSheet as refused:
+            error = {"field": error_field(str(refused), columns), "message": str(refused)}
+    return render_template(
+        "score.html",
+        form=form,
+        result=result,
+        error=error,
+        columns=range(PLAYER_COLUMNS),
+        rounds=ROUNDS,
+        count_fields=COUNT_FIELDS,
+        check_values=CHECK_VALUES,
+        jewelry=cards.JEWELRY,
+        businesses=cards.BUSINESSES,
+        field_name=field_name,
+    ), (400 if error else 200)

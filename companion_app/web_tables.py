@@ -1,0 +1,75 @@
+"""The live table: its page, move and undo posts (PRG), history and final results."""
+
+from flask import flash, redirect, render_template, request, url_for
+
+from companion_app import web_forms, web_view
+from companion_app.i18n import translate_error
+from companion_app.store import StoreError, get_store
+from scoring.errors import RuleError
+from scoring.games import get_game
+from scoring.razzia import cards
+
+
+def _context(table) -> dict:
+    """Everything the table templates read, with the rules' view of what may be done now."""
+    rules = get_game(table.game)
+    state = table.state
+    return {
+        "table": table,
+        "state": state,
+        "actions": rules.actions(state),
+        "standings": rules.live_standings(state),
+        "summary": rules.summary(state),
+        "view": web_view,
+        "row_limit": cards.ROW_LIMIT,
+        "rounds": cards.ROUNDS,
+        "names": [player["name"] for player in state["players"]],
+    }
+
+
+def table(table_id: str):
+    """The table as it lies now, with the current actor's controls."""
+    current = get_store().get(table_id)
+    context = _context(current)
+    if context["summary"]["finished"]:
+        context["qr"] = web_view.qr_svg(url_for("web.results", table_id=table_id, _external=True))
+    return render_template("table.html", **context)
+
+
+def move(table_id: str):
+    """Apply the posted move, or flash the refusal next to its control; then show the table."""
+    posted = web_forms.parse_move(request.form)
+    area = web_forms.area_of(posted)
+    try:
+        get_store().apply_move(table_id, posted, web_forms.parse_version(request.form))
+    except (RuleError, StoreError) as refused:
+        flash(translate_error(refused), area)
+        return redirect(url_for("web.table", table_id=table_id, _anchor=area), code=303)
+    return redirect(url_for("web.table", table_id=table_id), code=303)
+
+
+def undo(table_id: str):
+    """Undo the latest active move, or flash why not; then show the history."""
+    try:
+        get_store().undo(table_id, web_forms.parse_version(request.form))
+    except (RuleError, StoreError) as refused:
+        flash(translate_error(refused), "undo")
+    return redirect(url_for("web.history", table_id=table_id), code=303)
+
+
+def history(table_id: str):
+    """Every log entry in order; undone moves struck through; Undo for the latest active move."""
+    store = get_store()
+    current = store.get(table_id)
+    entries = store.history(table_id)
+    names = [player["name"] for player in current.state["players"]]
+    active = [entry.seq for entry in entries if entry.kind == "move" and not entry.undone]
+    lines = [{"entry": entry, "text": web_view.describe(entry.move, names)} for entry in entries]
+    return render_template(
+        "history.html", table=current, lines=lines, undoable=active[-1] if active else None
+    )
+
+
+def results(table_id: str):
+    """The final ranking and every round's breakdown (the QR code points here)."""
+    return render_template("results.html", **_context(get_store().get(table_id)))

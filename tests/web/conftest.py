@@ -1,0 +1,92 @@
+"""Fixtures for the page tests: a form-posting helper, a live server and headless Chromium."""
+
+import os
+import re
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+from companion_app import create_app
+from tests.web import game_script
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+VERSION_FIELD = re.compile(r'name="version" value="(\d+)"')
+
+
+class Pages:
+    """Repeated page actions through the test client: create a table, post moves."""
+
+    def __init__(self, client) -> None:
+        self.client = client
+
+    def create(self, players=tuple(game_script.PLAYERS)) -> str:
+        """Seat the players through the new-table form; returns the table page URL."""
+        response = self.client.post("/tables/new", data={"player": list(players)})
+        assert response.status_code == 303, response.get_data(as_text=True)
+        return response.headers["Location"]
+
+    def version(self, url: str) -> int:
+        """The version the table page's forms carry now."""
+        page = self.client.get(url).get_data(as_text=True)
+        return int(VERSION_FIELD.search(page).group(1))
+
+    def post(self, url: str, fields: dict, version: int | None = None):
+        """Post a move form as the page would, at the page's current version by default."""
+        data = {**fields, "version": self.version(url) if version is None else version}
+        return self.client.post(f"{url}/moves", data=data)
+
+    def dealt(self) -> str:
+        """A 4-player table dealt A, B, C, D by hand (Ann, holding 13,000, starts)."""
+        url = self.create()
+        response = self.post(url, {"type": "deal", "how": "by_hand", "sets": game_script.SETS})
+        assert response.status_code == 303
+        return url
+
+    def play(self, url: str, steps: list[tuple]) -> None:
+        """Post every scripted step; each must be accepted."""
+        for step in steps:
+            response = self.post(url, game_script.as_form(step))
+            assert response.headers["Location"] == url, step
+
+
+@pytest.fixture
+def pages(client):
+    """Page actions against the test client."""
+    return Pages(client)
+
+
+@pytest.fixture
+def live_server(tmp_path):
+    """The app on a real port in a thread, with its own instance folder; yields the base URL."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "browser-test"},
+                     instance_path=str(tmp_path / "instance"))
+    server = make_server("127.0.0.1", 0, app)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}", app
+    server.shutdown()
+    thread.join()
+    server.server_close()
+
+
+@pytest.fixture
+def browser():
+    """Debian's headless Chromium through Playwright; fails (never skips) if it is missing."""
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium).")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()

@@ -1,0 +1,108 @@
+"""A complete 4-player game played only by clicking in headless Chromium, with screenshots."""
+
+from pathlib import Path
+
+import pytest
+
+from tests.web import game_script as g
+
+SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+LANDSCAPE = {"width": 1024, "height": 768}
+PORTRAIT = {"width": 800, "height": 1280}
+
+
+class Tablet:
+    """The tablet on the table: clicks through the companion like the players would."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+
+    def submit(self, selector: str) -> None:
+        """Click a button that posts a form and wait for the page it leads to."""
+        with self.page.expect_navigation():
+            self.page.click(selector)
+
+    def actor(self) -> int:
+        """The seat the turn banner names."""
+        return int(self.page.get_attribute("[data-testid=turn]", "data-seat"))
+
+    def step(self, step: tuple) -> None:
+        """Play one scripted step, checking first that the page names the right player."""
+        seat, action, argument = step
+        assert self.actor() == seat, (step, self.actor())
+        if action == "draw":
+            self.submit(f"#draw button[data-card={argument}]")
+        elif action == "bid":
+            self.submit(f"#auction button[data-check='{argument}']")
+        elif action == "pass":
+            self.submit("#auction [data-testid=pass]")
+        elif action == "forced":
+            self.submit("[data-testid=forced-auction]")
+        elif action == "thief":
+            for kind in argument:
+                self.page.check(f"#thief input[value={kind}]:not(:checked) >> nth=0")
+            self.submit("[data-testid=thief-take]")
+        assert not self.page.query_selector(".error"), self.page.inner_text(".error")
+
+    def shot(self, name: str) -> None:
+        """Save the page at landscape and portrait tablet sizes."""
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        for label, size in (("landscape", LANDSCAPE), ("portrait", PORTRAIT)):
+            self.page.set_viewport_size(size)
+            self.page.screenshot(path=str(SHOTS / f"{name}-{label}.png"), full_page=True)
+        self.page.set_viewport_size(LANDSCAPE)
+
+    def cell(self, seat: int, category: str) -> int:
+        """A number of the round-end breakdown table."""
+        text = self.page.inner_text(f".round-end td[data-seat='{seat}'][data-cat='{category}']")
+        return int(text.replace("\u2212", "-"))
+
+
+def seat_players(tablet: Tablet, base: str) -> None:
+    """Home -> new table -> four names -> deal the sets A, B, C, D by hand."""
+    page = tablet.page
+    page.goto(base + "/")
+    page.click("[data-testid=lang-en]")
+    page.click("[data-testid=new-table]")
+    for seat, name in enumerate(g.PLAYERS):
+        page.fill(f"[data-testid=player-{seat}]", name)
+    tablet.submit("[data-testid=create]")
+    for seat, label in enumerate(g.SETS):
+        page.select_option(f"[data-testid=set-{seat}]", label)
+    tablet.submit("[data-testid=deal-hand]")
+
+
+def check_round_end(tablet: Tablet, scores: list[dict], totals: list[int]) -> None:
+    """The round-end breakdown shows the hand-worked scores and cumulative totals."""
+    for seat, expected in enumerate(scores):
+        shown = {category: tablet.cell(seat, category) for category in expected}
+        assert shown == expected, (seat, shown)
+        assert tablet.cell(seat, "cumulative") == totals[seat]
+
+
+@pytest.mark.browser
+def test_a_whole_game_by_clicking(live_server, browser):
+    """Three rounds of draws, auctions, a thief and forced auctions; final standings match."""
+    base, _app = live_server
+    page = browser.new_page(viewport=LANDSCAPE)
+    tablet = Tablet(page)
+    seat_players(tablet, base)
+    shots = {(0, 28): "table", (0, 5): "auction"}
+    for number, (steps, scores, totals) in enumerate(g.ROUNDS):
+        for index, step in enumerate(steps):
+            if (number, index) in shots:
+                tablet.shot(shots[(number, index)])
+            tablet.step(step)
+        check_round_end(tablet, scores, totals)
+        if number < len(g.ROUNDS) - 1:
+            if number == 0:
+                tablet.shot("round-end")
+            tablet.submit("[data-testid=next-round]")
+    tablet.shot("final")
+    ranking = page.query_selector_all(".final .ranking li")
+    shown = [(int(li.get_attribute("data-seat")), int(li.get_attribute("data-total")),
+              int(li.get_attribute("data-rank"))) for li in ranking]
+    assert shown == [(seat, g.FINAL_TOTALS[seat], g.FINAL_RANKS[seat]) for seat in range(4)]
+    assert "Ann" in page.inner_text("[data-testid=winners]")
+    assert page.query_selector("[data-testid=qr] svg")
+    page.close()
