@@ -1,0 +1,325 @@
+"""The box: the device state machine between the serial link, the seat buttons and the LEDs.
+
+Drivers are passed in (strip, buttons, port, optional piezo), so tests run it with fakes on
+CPython and under MicroPython. `tick(now)` does one loop iteration and never blocks; `run()` is
+the asyncio task that calls it every TICK_MS on the board. docs/protocol.md is the contract.
+"""
+
+import protocol as P
+from compat import ticks_add, ticks_diff, ticks_ms
+from frame import SEAT_ARMED, SEAT_IDLE, SEAT_LOCKED, SEAT_OFF, SEAT_REVEALED, Frame, Scene
+
+FW_VERSION = "0.1.0"
+STOP = "STOP"  # host -> device: leave the loop for the REPL (firmware updates)
+
+
+class Box:
+    """One table box: hello, idempotent full state, reveal mode, heartbeat, retries."""
+
+    TICK_MS = 5  # loop period: button latency and frame rate (only changed frames are sent)
+    HEARTBEAT_MS = 1000
+    SILENCE_MS = 3000  # no valid line from the host this long: show "disconnected"
+    RETRY_MS = 500  # resend an unacknowledged PRESS/REVEAL this often
+    COUNTDOWN_MS = 1500  # all armed seats locked -> reveal after this long
+    MAX_PENDING = 8  # unacknowledged events kept (6 presses + 1 reveal fit)
+    RX_CHUNK = 64
+
+    def __init__(self, strip, buttons, port, uid="", piezo=None, board="esp32-devkitc"):
+        self.strip = strip
+        self.buttons = buttons
+        self.port = port
+        self.piezo = piezo
+        self.uid = uid
+        self.board = board
+        self.frame = Frame()
+        self.scene = Scene(self.frame.SEAT_LEDS)
+        self._reader = P.LineReader()
+        self._rx = bytearray(self.RX_CHUNK)
+        self._tx_seq = 1
+        self._last_set = None  # seq of the last applied SET...
+        self._last_reveal = None  # ...and ARM/DISARM: older or equal ones are duplicates
+        self._heard_at = 0
+        self._hb_at = 0
+        self._booted = False
+        self._pending = []  # [seq, line, sent_at, reveal id] of unacknowledged events
+        self._seats = 0  # seats at the table (from SET)
+        self._reveal_id = 0
+        self._armed = 0  # seat bit masks: bit i = seat i+1
+        self._locked = 0
+        self._revealed = False
+        self.running = True
+        self.errors = {P.E_CRC: 0, P.E_FORMAT: 0, P.E_LONG: 0, "dup": 0, "dropped": 0}
+
+    # ----- the loop -------------------------------------------------------------------------
+
+    async def run(self):
+        """The asyncio task: tick until the host sends STOP."""
+        import asyncio
+        import sys
+
+        while self.running:
+            try:
+                self.tick(ticks_ms())
+            except Exception as exc:  # keep the table going; the host sees it as noise
+                sys.print_exception(exc)
+            await asyncio.sleep_ms(self.TICK_MS)
+        self.deinit()
+
+    def tick(self, now):
+        """One loop iteration at tick `now`: link, buttons, timers, LEDs."""
+        if not self._booted:
+            self._booted = True
+            self._hb_at = now
+            self._send(P.HELLO, self._hello())
+        self.poll_serial(now)
+        self.poll_buttons(now)
+        self.housekeeping(now)
+        self.render(now)
+
+    def poll_serial(self, now):
+        """Read what the host sent and act on each complete line."""
+        n = self.port.readinto(self._rx)
+        if not n:
+            return
+        overflows = self._reader.overflows
+        for line in self._reader.feed(self._rx, n):
+            self._receive(line, now)
+        self.errors[P.E_LONG] += self._reader.overflows - overflows
+
+    def poll_buttons(self, now):
+        """First edge of a press on an armed seat locks it and tells the host."""
+        pressed = self.buttons.poll(now)
+        if not pressed:
+            return
+        for i in range(self.buttons.count):
+            bit = 1 << i
+            if pressed & bit and self._armed & bit and not self._locked & bit:
+                if self._revealed:
+                    continue
+                self._locked |= bit
+                self._event(P.PRESS, f"id={self._reveal_id} seat={i + 1}", now)
+                self._beep(now, False)
+        self._update_countdown(now)
+        self._refresh_seats()
+
+    def housekeeping(self, now):
+        """Countdown, link silence, heartbeat and event retries."""
+        scene = self.scene
+        if scene.countdown and ticks_diff(now, scene.countdown_at) >= 0:
+            scene.countdown = False
+            self._revealed = True
+            self._refresh_seats()
+            seats = P.mask_to_seats(self._armed)
+            self._event(P.REVEAL, f"id={self._reveal_id} seats={seats}", now)
+            self._beep(now, True)
+        if scene.connected and ticks_diff(now, self._heard_at) >= self.SILENCE_MS:
+            scene.connected = False
+        if ticks_diff(now, self._hb_at) >= self.HEARTBEAT_MS:
+            self._hb_at = now
+            self._send(P.HB)
+        for entry in self._pending:
+            if ticks_diff(now, entry[2]) >= self.RETRY_MS:
+                self.port.write(entry[1])
+                entry[2] = now
+        if self.piezo is not None:
+            self.piezo.poll(now)
+
+    def render(self, now):
+        """Draw the scene and push it to the strip if it changed."""
+        self.frame.render(self.scene, now)
+        self.strip.show(self.frame.buf)
+
+    def deinit(self):
+        """LEDs off, drivers released."""
+        self.strip.deinit()
+        self.buttons.deinit()
+        if self.piezo is not None:
+            self.piezo.deinit()
+
+    # ----- receiving ------------------------------------------------------------------------
+
+    def _receive(self, line, now):
+        """Check one line and dispatch it; bad lines are counted and dropped."""
+        try:
+            msg = P.decode(line)
+        except P.ProtocolError as exc:
+            self.errors[exc.reason] += 1
+            return
+        self._heard_at = now
+        self.scene.connected = True
+        kind = msg.kind
+        if kind == P.HB:
+            return
+        if kind == P.ACK or kind == P.NAK:
+            self._settle(msg)
+        elif kind == P.HELLO:
+            self._last_set = None  # a new host session numbers its commands afresh
+            self._last_reveal = None
+            self._send(P.HELLO, self._hello())
+        elif kind in P.RELIABLE_FROM_HOST:
+            self._command(msg, now)
+        elif kind == STOP:
+            self._send(P.ACK, f"of={msg.seq}")
+            self.running = False
+        else:
+            self._send(P.NAK, f"of={msg.seq} err={P.E_TYPE}")
+
+    def _command(self, msg, now):
+        """Apply a SET/ARM/DISARM once, in order per slot; always answer ACK or NAK."""
+        is_set = msg.kind == P.SET
+        if not P.seq_newer(msg.seq, self._last_set if is_set else self._last_reveal):
+            self.errors["dup"] += 1
+            self._send(P.ACK, f"of={msg.seq} dup=1")
+            return
+        try:
+            fields = msg.fields()
+            if is_set:
+                self._apply_set(fields, now)
+            elif msg.kind == P.ARM:
+                self._apply_arm(fields, now)
+            else:
+                self._reset_reveal(0)
+        except P.ProtocolError as exc:
+            self._send(P.NAK, f"of={msg.seq} err={exc.reason}")
+            return
+        if is_set:
+            self._last_set = msg.seq
+        else:
+            self._last_reveal = msg.seq
+        self._update_countdown(now)
+        self._refresh_seats()
+        self._send(P.ACK, f"of={msg.seq}")
+
+    def _apply_set(self, fields, now):
+        """`SET police= limit= round= seats= [rounds=] [bright=]`: the whole display state."""
+        frame = self.frame
+        limit = _number(fields, "limit", 1, frame.POLICE_LEDS)
+        police = _number(fields, "police", 0, limit)
+        rounds = _number(fields, "rounds", 1, frame.ROUND_LEDS, frame.ROUND_LEDS)
+        rnd = _number(fields, "round", 0, rounds)
+        seats = _number(fields, "seats", 0, frame.SEAT_LEDS)
+        bright = _number(fields, "bright", 0, 100, 100)
+        scene = self.scene
+        raid = police >= limit
+        if raid and not scene.raid:
+            scene.raid_at = now
+        scene.raid = raid
+        scene.police = police
+        scene.limit = limit
+        scene.round = rnd
+        scene.rounds = rounds
+        self._seats = seats
+        frame.set_brightness(bright)
+
+    def _apply_arm(self, fields, now):
+        """`ARM id= seats= [locked=]`: these seats must choose; same id keeps their progress."""
+        rid = _number(fields, "id", 1, P.SEQ_MOD - 1)
+        if "seats" not in fields:
+            raise P.ProtocolError(P.E_FIELD, "seats")
+        armed = P.seats_to_mask(fields["seats"])
+        locked = P.seats_to_mask(fields.get("locked", ""))
+        if armed >= 1 << self.frame.SEAT_LEDS or locked & ~armed:
+            raise P.ProtocolError(P.E_RANGE, "seats")
+        if rid != self._reveal_id:
+            self._reset_reveal(rid)
+        self._armed = armed
+        if not self._revealed:
+            self._locked = (self._locked | locked) & armed
+
+    def _reset_reveal(self, rid):
+        """Start reveal `rid` afresh (0: no reveal); events of other reveals are dropped."""
+        self._reveal_id = rid
+        self._armed = 0
+        self._locked = 0
+        self._revealed = False
+        self.scene.countdown = False
+        self._pending = [e for e in self._pending if e[3] == rid and rid]
+
+    def _settle(self, msg):
+        """ACK/NAK `of=<seq>` from the host: that event needs no more retries."""
+        try:
+            of = int(msg.fields().get("of", "-1"))
+        except (P.ProtocolError, ValueError):
+            return
+        self._pending = [e for e in self._pending if e[0] != of]
+
+    # ----- state -> scene -------------------------------------------------------------------
+
+    def _update_countdown(self, now):
+        """Count down once every armed seat is locked; stop if one is armed again."""
+        scene = self.scene
+        done = self._armed and self._locked & self._armed == self._armed
+        if self._revealed or not done:
+            scene.countdown = False
+        elif not scene.countdown:
+            scene.countdown = True
+            scene.countdown_at = ticks_add(now, self.COUNTDOWN_MS)
+            self._beep(now, False)
+
+    def _refresh_seats(self):
+        """Seat pixels from the table size and the reveal state."""
+        seat = self.scene.seat
+        for i in range(len(seat)):
+            bit = 1 << i
+            if self._armed & bit:
+                if self._revealed:
+                    seat[i] = SEAT_REVEALED
+                elif self._locked & bit:
+                    seat[i] = SEAT_LOCKED
+                else:
+                    seat[i] = SEAT_ARMED
+            elif i < self._seats:
+                seat[i] = SEAT_IDLE
+            else:
+                seat[i] = SEAT_OFF
+
+    # ----- sending --------------------------------------------------------------------------
+
+    def _hello(self):
+        """The HELLO payload: who we are and what we drive."""
+        f = self.frame
+        return (
+            f"fw={FW_VERSION} proto={P.PROTO_VERSION} board={self.board} uid={self.uid or '0'}"
+            f" leds={f.LED_COUNT} buttons={self.buttons.count}"
+            f" layout={f.POLICE_LEDS},{f.ROUND_LEDS},{f.SEAT_LEDS}"
+        )
+
+    def _send(self, kind, payload=""):
+        """Frame and write one line with the next sequence number; return (seq, line)."""
+        seq = self._tx_seq
+        self._tx_seq = P.seq_next(seq)
+        line = P.encode(seq, kind, payload)
+        self.port.write(line)
+        return seq, line
+
+    def _event(self, kind, payload, now):
+        """Send a PRESS/REVEAL and keep it for retries until the host acknowledges it."""
+        seq, line = self._send(kind, payload)
+        self._pending.append([seq, line, now, self._reveal_id])
+        if len(self._pending) > self.MAX_PENDING:
+            self._pending.pop(0)
+            self.errors["dropped"] += 1
+
+    def _beep(self, now, reveal):
+        """Countdown tick or reveal chirp, if a piezo is fitted."""
+        if self.piezo is None:
+            return
+        if reveal:
+            self.piezo.beep(now, self.piezo.REVEAL_HZ, self.piezo.REVEAL_MS)
+        else:
+            self.piezo.beep(now, self.piezo.TICK_HZ, self.piezo.TICK_MS)
+
+
+def _number(fields, key, low, high, default=None):
+    """Field `key` as an int in low..high; missing -> default or E_FIELD, outside -> E_RANGE."""
+    text = fields.get(key)
+    if text is None:
+        if default is None:
+            raise P.ProtocolError(P.E_FIELD, key)
+        return default
+    if not text.isdigit():
+        raise P.ProtocolError(P.E_FIELD, key)
+    value = int(text)
+    if not low <= value <= high:
+        raise P.ProtocolError(P.E_RANGE, key)
+    return value
