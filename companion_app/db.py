@@ -1,7 +1,14 @@
-"""SQLite plumbing: one durable connection per app context, the schema, write transactions."""
+"""SQLite plumbing: one durable connection per thread, the schema, write transactions.
+
+Each worker thread keeps its connection between requests: opening one costs the PRAGMAs, and
+closing the last connection to a WAL database checkpoints it, which made every request pay
+for a checkpoint. A request gets its thread's connection through `g`; teardown only makes
+sure no transaction is left open.
+"""
 
 import os
 import sqlite3
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -12,6 +19,7 @@ BUSY_TIMEOUT_S = 10.0
 #: Bumped whenever SCHEMA changes shape; stored in PRAGMA user_version.
 SCHEMA_VERSION = 1
 _G_KEY = "companion_db"
+_THREADS_KEY = "companion_db_threads"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -70,19 +78,22 @@ def init_schema(path: str) -> None:
 
 
 def get_db() -> sqlite3.Connection:
-    """This app context's connection, opened on first use."""
+    """This thread's connection to the app's database, opened on first use."""
     conn = g.get(_G_KEY)
     if conn is None:
-        conn = connect(database_path(current_app))
+        per_thread = current_app.extensions[_THREADS_KEY]
+        conn = getattr(per_thread, "conn", None)
+        if conn is None:
+            conn = per_thread.conn = connect(database_path(current_app))
         setattr(g, _G_KEY, conn)
     return conn
 
 
-def close_db(_exc: BaseException | None = None) -> None:
-    """Close this app context's connection, if one was opened."""
+def release_db(_exc: BaseException | None = None) -> None:
+    """End of an app context: roll back anything left open; the thread keeps the connection."""
     conn = g.pop(_G_KEY, None)
-    if conn is not None:
-        conn.close()
+    if conn is not None and conn.in_transaction:
+        conn.execute("ROLLBACK")
 
 
 @contextmanager
@@ -98,6 +109,7 @@ def write_transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
 
 
 def init_app(app: Flask) -> None:
-    """Create the schema and close connections when each app context ends."""
+    """Create the schema; connections are kept per thread and released after each context."""
     init_schema(database_path(app))
-    app.teardown_appcontext(close_db)
+    app.extensions[_THREADS_KEY] = threading.local()
+    app.teardown_appcontext(release_db)
