@@ -5,6 +5,7 @@ import re
 from flask import render_template, request
 from werkzeug.datastructures import MultiDict
 
+from companion_app.i18n import translate_error
 from scoring.errors import InvalidSheet
 from scoring.razzia import cards
 from scoring.razzia.sheet import COUNT_FIELDS
@@ -18,6 +19,8 @@ CHECK_VALUES = tuple(sorted(cards.checks_in_play(cards.MAX_PLAYERS)))
 #: "players[2].jewelry.ring[0]: ..." -> column 2, field "jewelry.ring".
 PLAYER_FIELD = re.compile(r"^players\[(\d+)\]((?:\.\w+)*)")
 TOP_FIELD = re.compile(r"^(\w+):")
+#: The whole leading path of a message, "players[0].checks[2]: " included.
+PATH_PREFIX = re.compile(r"^(?:players\[\d+\](?:\.\w+)*(?:\[\d+\])?|\w+): ")
 
 
 def field_name(column: int, path: str) -> str:
@@ -67,6 +70,12 @@ def build_sheet(form: MultiDict) -> tuple[dict, list[int]]:
     return {"game": "razzia", "round": round_no, "players": players}, columns
 
 
+def _without_path(message: str) -> str:
+    """The message without its leading "players[1].cars: " path, once it sits at its field."""
+    rest = PATH_PREFIX.sub("", message, count=1)
+    return rest[:1].upper() + rest[1:]
+
+
 def error_field(message: str, columns: list[int]) -> str:
     """The form input an InvalidSheet message names, or the top-level key it names."""
     found = PLAYER_FIELD.match(message)
@@ -86,7 +95,11 @@ def score_form():
         try:
             result = score_sheet(sheet)
         except InvalidSheet as refused:
-            error = {"field": error_field(str(refused), columns), "message": str(refused)}
+            error = {
+                "field": error_field(str(refused), columns),
+                "message": translate_error(refused),
+                "short": _without_path(translate_error(refused)),
+            }
     return render_template(
         "score.html",
         form=form,

@@ -1,0 +1,59 @@
+"""Language choice: the CS | EN switch, the browser's Accept-Language, translated refusals."""
+
+from companion_app.i18n import translate_error
+from scoring.errors import IllegalMove
+
+
+def test_english_by_default(client):
+    """Without a choice or a header, pages are English."""
+    page = client.get("/").get_data(as_text=True)
+    assert 'lang="en"' in page and "New table" in page
+
+
+def test_accept_language_cs_gives_czech(client):
+    """A Czech browser gets Czech pages, game terms from the Czech rulebook."""
+    page = client.get("/tables/new", headers={"Accept-Language": "cs-CZ,cs;q=0.9,en;q=0.5"})
+    text = page.get_data(as_text=True)
+    assert 'lang="cs"' in text
+    assert "Nový stůl" in text and "Policistů do konce kola" in text
+
+
+def test_unknown_language_falls_back_to_english(client):
+    """A browser asking only for German gets the default, English."""
+    page = client.get("/", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert 'lang="en"' in page
+
+
+def test_the_switch_remembers_the_choice_and_returns(client):
+    """POST /lang stores the choice in the session, beats the header and goes back."""
+    response = client.post("/lang", data={"lang": "cs", "next": "/score?x=1"})
+    assert response.status_code == 303 and response.headers["Location"] == "/score?x=1"
+    page = client.get("/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "Bodovací list" in page and 'aria-pressed="true" class="current"' in page
+    client.post("/lang", data={"lang": "en", "next": "/"})
+    page = client.get("/", headers={"Accept-Language": "cs"}).get_data(as_text=True)
+    assert "Score sheet" in page
+
+
+def test_the_switch_is_on_every_page(client, pages):
+    """Every page carries the CS | EN buttons."""
+    url = pages.dealt()
+    for path in ("/", "/tables/new", "/score", url, f"{url}/history", f"{url}/results"):
+        page = client.get(path).get_data(as_text=True)
+        assert 'data-testid="lang-cs"' in page and 'data-testid="lang-en"' in page, path
+
+
+def test_the_switch_refuses_foreign_redirects_and_languages(client):
+    """An outside `next` goes home; an unknown language changes nothing."""
+    response = client.post("/lang", data={"lang": "xx", "next": "//evil.example/"})
+    assert response.headers["Location"] == "/"
+    assert 'lang="en"' in client.get("/").get_data(as_text=True)
+
+
+def test_rule_messages_are_translated_with_their_card_names(app):
+    """A refusal's template is translated and its card parameter too."""
+    error = IllegalMove("The row holds no {card} to take.", card="horse racing")
+    with app.test_request_context(headers={"Accept-Language": "cs"}):
+        assert translate_error(error) == "Uprostřed stolu neleží žádná karta koňské dostihy."
+    with app.test_request_context():
+        assert translate_error(error) == "The row holds no horse racing to take."
