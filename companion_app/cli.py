@@ -12,6 +12,8 @@ from scoring.sheets import score_sheet
 DEFAULT_PORT = 5000
 #: Exit status for a rejected sheet (SCORESHEETS.md), the same as argparse's usage errors.
 EXIT_REJECTED = 2
+#: Exit status when the server cannot start (port busy, address not available).
+EXIT_CANNOT_SERVE = 1
 
 
 def _fail(message: str) -> int:
@@ -54,6 +56,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     app = create_app(instance_path=instance)
     try:
         serve.run(app, args.host, args.port, lan=args.lan, threads=args.threads)
+    except OSError as exc:
+        print(f"Cannot listen on port {args.port}: {exc.strerror or exc}.", file=sys.stderr)
+        return EXIT_CANNOT_SERVE
     except KeyboardInterrupt:
         print("Stopped.", file=sys.stderr)
     return 0

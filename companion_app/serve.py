@@ -58,7 +58,14 @@ def print_banner(url: str, *, with_qr: bool, out: TextIO | None = None) -> None:
 
 
 def run(app: Flask, host: str, port: int, *, lan: bool, threads: int = DEFAULT_THREADS) -> None:
-    """Serve `app` with waitress until interrupted; `lan` listens on every interface."""
+    """Serve `app` with waitress until interrupted; `lan` listens on every interface.
+
+    The socket is bound before the banner is printed, so a busy port fails before anyone is
+    told to open the address (and port 0 shows the port actually chosen).
+    """
+    server = waitress.create_server(
+        app, host=ALL_INTERFACES if lan else host, port=port, threads=threads
+    )
     shown = lan_address() if lan else host
-    print_banner(f"http://{shown}:{port}/", with_qr=lan)
-    waitress.serve(app, host=ALL_INTERFACES if lan else host, port=port, threads=threads)
+    print_banner(f"http://{shown}:{server.effective_port}/", with_qr=lan)
+    server.run()
