@@ -115,7 +115,9 @@ class Box:
         if scene.connected and ticks_diff(now, self._heard_at) >= self.SILENCE_MS:
             scene.connected = False
         if ticks_diff(now, self._hb_at) >= self.HEARTBEAT_MS:
-            self._hb_at = now
+            self._hb_at = ticks_add(self._hb_at, self.HEARTBEAT_MS)
+            if ticks_diff(now, self._hb_at) >= self.HEARTBEAT_MS:  # fell behind: realign
+                self._hb_at = now
             self._send(P.HB)
         for entry in self._pending:
             if ticks_diff(now, entry[2]) >= self.RETRY_MS:

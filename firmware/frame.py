@@ -101,6 +101,16 @@ class Frame:
             self._pal[3 * i + 1] = r * top // 25500
             self._pal[3 * i + 2] = b * top // 25500
 
+    def colour(self, index):
+        """Palette entry `index` as (r, g, b) after scaling (allocates: for tests and panels)."""
+        c = 3 * index
+        return (self._pal[c + 1], self._pal[c], self._pal[c + 2])
+
+    def pixel(self, i):
+        """Pixel `i` of the last frame as (r, g, b) (allocates: for tests and panels)."""
+        b = self.buf
+        return (b[3 * i + 1], b[3 * i], b[3 * i + 2])
+
     def render(self, scene, now):
         """Draw `scene` as it should look at tick `now` into `self.buf`."""
         if not scene.connected:
