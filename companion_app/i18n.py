@@ -5,6 +5,7 @@ from flask_babel import Babel, format_decimal, gettext
 
 from companion_app import labels
 from scoring.razzia import cards
+from scoring.razzia.sheet import _plural as sheet_plural
 from scoring.razzia.text import card_name
 
 #: Session key holding the language the table picked with the CS | EN switch.
@@ -29,15 +30,18 @@ def set_language(lang: str) -> bool:
     return True
 
 
-#: How rule messages name a card kind ("horse racing") -> its key, to translate the name.
-_CARD_KEYS = {card_name(kind): kind for kind in cards.CARD_COUNTS}
+#: How messages name card kinds, per parameter: English text -> the label in the page's
+#: language. Rules say "horse racing" ({card}), score sheets "5 gold coins" ({cards}).
+_CARD_NAMES = {
+    "card": {card_name(kind): labels.KINDS[kind] for kind in cards.CARD_COUNTS},
+    "cards": {sheet_plural(kind): labels.PLURAL_KINDS[kind] for kind in cards.CARD_COUNTS},
+}
 
 
 def _param(key: str, value: object) -> object:
     """A message parameter in the page's language (card kinds are translated)."""
-    if key == "card" and value in _CARD_KEYS:
-        return labels.kind(_CARD_KEYS[value])
-    return value
+    label = _CARD_NAMES.get(key, {}).get(value) if isinstance(value, str) else None
+    return value if label is None else str(label)
 
 
 def translate_error(error: Exception) -> str:

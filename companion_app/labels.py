@@ -29,6 +29,28 @@ KINDS = {
     cards.POLICE: _l("police officer"),
 }
 
+#: Several cards of a kind, as score-sheet messages name them ("5 rings at the table").
+PLURAL_KINDS = {
+    "ring": _l("rings"),
+    "watch": _l("watches"),
+    "brooch": _l("brooches"),
+    "necklace": _l("necklaces"),
+    "diamond": _l("diamonds"),
+    "bodyguard": _l("bodyguards"),
+    "car": _l("cars"),
+    "driver": _l("drivers"),
+    "thief": _l("thieves"),
+    "gold": _l("gold coins"),
+    "casino": _l("casino cards"),
+    "transport": _l("transport cards"),
+    "film": _l("film cards"),
+    "horse_racing": _l("horse racing cards"),
+    "real_estate": _l("real estate cards"),
+    "nightclub": _l("nightclub cards"),
+    "restaurant": _l("restaurant cards"),
+    cards.POLICE: _l("police cards"),
+}
+
 #: Loot groups in the order a family lays them out.
 GROUPS = {
     "jewelry": (_l("Jewelry"), cards.JEWELRY),

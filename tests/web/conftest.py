@@ -5,7 +5,7 @@ import re
 import threading
 
 import pytest
-from werkzeug.serving import make_server
+from werkzeug.serving import WSGIRequestHandler, make_server
 
 from companion_app import create_app
 from tests.web import game_script
@@ -21,6 +21,13 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 VERSION_FIELD = re.compile(r'name="version" value="(\d+)"')
+
+
+class QuietHandler(WSGIRequestHandler):
+    """The live server's request handler, without a log line per request."""
+
+    def log_request(self, *args) -> None:
+        """Stay quiet; failures show up in the test's own assertions."""
 
 
 class Pages:
@@ -70,7 +77,7 @@ def live_server(tmp_path):
     """The app on a real port in a thread, with its own instance folder; yields the base URL."""
     app = create_app({"TESTING": True, "SECRET_KEY": "browser-test"},
                      instance_path=str(tmp_path / "instance"))
-    server = make_server("127.0.0.1", 0, app)
+    server = make_server("127.0.0.1", 0, app, request_handler=QuietHandler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}", app

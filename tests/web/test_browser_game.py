@@ -1,5 +1,6 @@
 """A complete 4-player game played only by clicking in headless Chromium, with screenshots."""
 
+from io import BytesIO
 from pathlib import Path
 
 import pytest
@@ -80,6 +81,17 @@ def check_round_end(tablet: Tablet, scores: list[dict], totals: list[int]) -> No
         assert tablet.cell(seat, "cumulative") == totals[seat]
 
 
+def check_qr(page, base: str) -> None:
+    """The QR code on the screen, as the browser drew it, decodes to the results page URL."""
+    import zxingcpp
+    from PIL import Image
+
+    drawn = Image.open(BytesIO(page.locator("[data-testid=qr] svg").screenshot()))
+    decoded = zxingcpp.read_barcodes(drawn)
+    assert decoded and decoded[0].text.startswith(base + "/tables/")
+    assert decoded[0].text.endswith("/results")
+
+
 @pytest.mark.browser
 def test_a_whole_game_by_clicking(live_server, browser):
     """Three rounds of draws, auctions, a thief and forced auctions; final standings match."""
@@ -104,5 +116,7 @@ def test_a_whole_game_by_clicking(live_server, browser):
               int(li.get_attribute("data-rank"))) for li in ranking]
     assert shown == [(seat, g.FINAL_TOTALS[seat], g.FINAL_RANKS[seat]) for seat in range(4)]
     assert "Ann" in page.inner_text("[data-testid=winners]")
-    assert page.query_selector("[data-testid=qr] svg")
+    check_qr(page, base)
+    page.click("[data-testid=history-link]")
+    tablet.shot("history")
     page.close()

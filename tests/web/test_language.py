@@ -1,5 +1,7 @@
 """Language choice: the CS | EN switch, the browser's Accept-Language, translated refusals."""
 
+import pytest
+
 from companion_app.i18n import translate_error
 from scoring.errors import IllegalMove
 
@@ -57,3 +59,15 @@ def test_rule_messages_are_translated_with_their_card_names(app):
         assert translate_error(error) == "Uprostřed stolu neleží žádná karta koňské dostihy."
     with app.test_request_context():
         assert translate_error(error) == "The row holds no horse racing to take."
+
+
+def test_sheet_messages_translate_the_card_names_too(app):
+    """A score-sheet refusal names the cards in Czech for a Czech browser."""
+    from scoring.errors import InvalidSheet
+    from scoring.sheets import score_sheet
+
+    sheet = {"game": "razzia", "round": 1, "players": [{"name": "A", "gold": 9}, {"name": "B"}]}
+    with pytest.raises(InvalidSheet) as refused:
+        score_sheet(sheet)
+    with app.test_request_context(headers={"Accept-Language": "cs"}):
+        assert "9 × zlaté mince" in translate_error(refused.value)
