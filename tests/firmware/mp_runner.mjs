@@ -5,7 +5,8 @@
 //        the box's serial output is this process's stdout; with --leds every frame sent to the
 //        strip is printed on stderr as `LEDS <hex GRB>`; `STOPPED` on stderr when the box stops.
 //   node tests/firmware/mp_runner.mjs stepped          golden-transcript steps on stdin
-//        (see fakes/stepper.py), the box's lines on stdout; deterministic clock.
+//        (see fakes/stepper.py), the box's lines on stdout, each step closed by a line `=`;
+//        the clock is the transcript's, so the output is deterministic.
 //   node tests/firmware/mp_runner.mjs run FILE.py      run a script next to the firmware.
 //
 // The firmware files go to /firmware in MicroPython's in-memory FS, the fakes (machine,
@@ -80,6 +81,7 @@ _stepper = Stepper()
 def step(text):
     for line in _stepper.step(text):
         hostio.write(line + "\\n")
+    hostio.write("=\\n")
 `);
   const step = mp.globals.get("step");
   eachStdinLine((line) => step(line));
