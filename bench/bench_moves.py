@@ -75,6 +75,7 @@ class Client:
     """One keep-alive HTTP connection that posts JSON and times each request."""
 
     def __init__(self, port: int) -> None:
+        """Open (lazily) a connection to the benchmark server on `port`."""
         self.connection = http.client.HTTPConnection(HOST, port, timeout=START_TIMEOUT_S)
 
     def post(self, path: str, body: object) -> tuple[float, dict]:

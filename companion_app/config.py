@@ -15,6 +15,7 @@ class Config:
     """App settings; every value can be overridden by a COMPANION_* variable."""
 
     def __init__(self) -> None:
+        """Read the COMPANION_* variables, falling back to the defaults."""
         #: None means "use the key persisted in the instance folder" (see init_app).
         self.SECRET_KEY = os.environ.get("COMPANION_SECRET_KEY") or None
         #: SQLite file; relative paths live in the instance folder.

@@ -29,6 +29,7 @@ class ApiError(Exception):
     """A request the API refuses before it reaches the rules (shape, type, encoding)."""
 
     def __init__(self, status: int, message: str) -> None:
+        """A refusal with its HTTP status and sentence."""
         self.status = status
         super().__init__(message)
 

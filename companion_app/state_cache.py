@@ -13,6 +13,7 @@ class StateCache:
     """Least-recently-used mapping from (table_id, version) to a state dict."""
 
     def __init__(self, size: int) -> None:
+        """An empty cache holding at most `size` states."""
         self._size = size
         self._entries: OrderedDict[Hashable, dict] = OrderedDict()
         self._lock = threading.Lock()

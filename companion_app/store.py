@@ -11,15 +11,26 @@ import json
 import random
 import secrets
 import sqlite3
-from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from flask import Flask, current_app
 
 from companion_app import db
 from companion_app.state_cache import StateCache
+from companion_app.store_model import LogEntry, StaleVersion, StoreError, Table, TableNotFound
 from scoring.errors import N_, IllegalMove, InvalidSetup, RuleError
 from scoring.games import get_game
+
+__all__ = [
+    "LogEntry",
+    "StaleVersion",
+    "Store",
+    "StoreError",
+    "Table",
+    "TableNotFound",
+    "get_store",
+    "init_app",
+]
 
 _EXTENSION = "companion_store"
 #: Table ids: lowercase letters and digits that cannot be misread (no 0/o, 1/l/i).
@@ -27,69 +38,8 @@ ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 ID_LENGTH = 8
 #: Fresh ids tried before giving up (a clash is ~1 in 10^11 per try).
 ID_ATTEMPTS = 5
-#: Longest table id echoed back in a "not found" message.
-MAX_ECHOED_ID = 40
 DEFAULT_CACHE_SIZE = 512
 _TABLE_COLUMNS = "id, game, setup_json, version, finished, created_at, updated_at"
-
-
-class StoreError(Exception):
-    """A store refusal; like RuleError it keeps its English template and params apart."""
-
-    def __init__(self, template: str, **params: object) -> None:
-        self.template = template
-        self.params = params
-        super().__init__(template.format(**params))
-
-
-class TableNotFound(StoreError, LookupError):
-    """No table has the requested id."""
-
-    def __init__(self, table_id: object) -> None:
-        shown = str(table_id)[:MAX_ECHOED_ID]
-        super().__init__(N_("There is no table with id {table_id}."), table_id=shown)
-
-
-class StaleVersion(StoreError):
-    """The client acted on an older version of the table than the stored one."""
-
-    def __init__(self, current: int, sent: int) -> None:
-        self.current = current
-        self.sent = sent
-        super().__init__(
-            N_(
-                "This table changed since you loaded it (version {current}, you sent {sent}); "
-                "reload and try again."
-            ),
-            current=current,
-            sent=sent,
-        )
-
-
-@dataclass(frozen=True)
-class Table:
-    """A table as stored: its setup, version (log length) and current state."""
-
-    id: str
-    game: str
-    setup: dict
-    version: int
-    state: dict
-    created_at: datetime
-    updated_at: datetime
-    finished: bool
-
-
-@dataclass(frozen=True)
-class LogEntry:
-    """One row of a table's history; undone moves stay listed with `undone=True`."""
-
-    seq: int
-    kind: str
-    move: dict | None
-    undone: bool
-    undoes: int | None
-    created_at: datetime
 
 
 def _now() -> str:
@@ -117,6 +67,7 @@ class Store:
     """Tables and their logs in the app's database, with a small cache of recent states."""
 
     def __init__(self, cache_size: int = DEFAULT_CACHE_SIZE) -> None:
+        """An empty cache of `cache_size` states and a system random source for draws."""
         self._cache = StateCache(cache_size)
         self._rng = random.SystemRandom()
 
@@ -166,8 +117,8 @@ class Store:
             state = self._state_at(conn, head, head["version"])
             completed = rules.complete_move(state, move, self._rng)
             new_state = rules.apply(state, completed)
-            table, new_state = self._append(conn, head, ("move", completed, None), new_state)
-        self._cache.put((table.id, table.version), new_state)
+            table = self._append(conn, head, ("move", completed, None), new_state)
+        self._cache.put((table.id, table.version), table.state)
         return table
 
     def undo(self, table_id: str, expected_version: int) -> Table:
@@ -180,8 +131,8 @@ class Store:
             if target is None:
                 raise RuleError(N_("Nothing to undo."))
             state = self._state_at(conn, head, target - 1)
-            table, state = self._append(conn, head, ("undo", None, target), state)
-        self._cache.put((table.id, table.version), state)
+            table = self._append(conn, head, ("undo", None, target), state)
+        self._cache.put((table.id, table.version), table.state)
         return table
 
     def history(self, table_id: str) -> list[LogEntry]:
@@ -275,57 +226,52 @@ class Store:
 
     def _append(
         self, conn: sqlite3.Connection, head: sqlite3.Row, entry: tuple, state: dict
-    ) -> tuple[Table, dict]:
+    ) -> Table:
         """Insert a log row (kind, move, undoes) with its snapshot; bump the table's version."""
         kind, move, undoes = entry
         seq = head["version"] + 1
         top = seq if kind == "move" else self._top(conn, head["id"], undoes - 1)
         state_text = _dumps(state)
-        state = json.loads(state_text)
+        state = json.loads(state_text)  # exactly what a cold load would give; no shared parts
         finished = bool(get_game(head["game"]).summary(state)["finished"])
         now = _now()
+        move_text = None if move is None else _dumps(move)
         conn.execute(
             "INSERT INTO log (table_id, seq, kind, move_json, state_json, undoes, top, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                head["id"],
-                seq,
-                kind,
-                None if move is None else _dumps(move),
-                state_text,
-                undoes,
-                top,
-                now,
-            ),
+            (head["id"], seq, kind, move_text, state_text, undoes, top, now),
         )
         conn.execute(
             "UPDATE tables SET version = ?, finished = ?, updated_at = ? WHERE id = ?",
             (seq, int(finished), now, head["id"]),
         )
-        table = Table(
-            id=head["id"],
-            game=head["game"],
-            setup=json.loads(head["setup_json"]),
-            version=seq,
-            state=state,
-            created_at=datetime.fromisoformat(head["created_at"]),
-            updated_at=datetime.fromisoformat(now),
-            finished=finished,
-        )
-        return table, state
+        return _make_table(head, version=seq, state=state, updated_at=now, finished=finished)
 
     def _table(self, conn: sqlite3.Connection, head: sqlite3.Row) -> Table:
         """A Table from its row and the state at its version."""
-        return Table(
-            id=head["id"],
-            game=head["game"],
-            setup=json.loads(head["setup_json"]),
+        return _make_table(
+            head,
             version=head["version"],
             state=self._state_at(conn, head, head["version"]),
-            created_at=datetime.fromisoformat(head["created_at"]),
-            updated_at=datetime.fromisoformat(head["updated_at"]),
+            updated_at=head["updated_at"],
             finished=bool(head["finished"]),
         )
+
+
+def _make_table(
+    head: sqlite3.Row, *, version: int, state: dict, updated_at: str, finished: bool
+) -> Table:
+    """A Table from its stored row and the given current values."""
+    return Table(
+        id=head["id"],
+        game=head["game"],
+        setup=json.loads(head["setup_json"]),
+        version=version,
+        state=state,
+        created_at=datetime.fromisoformat(head["created_at"]),
+        updated_at=datetime.fromisoformat(updated_at),
+        finished=finished,
+    )
 
 
 def get_store() -> Store:

@@ -1,0 +1,71 @@
+"""What the store hands out: tables, history entries, and its refusals."""
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from scoring.errors import N_
+
+#: Longest table id echoed back in a "not found" message.
+MAX_ECHOED_ID = 40
+
+
+class StoreError(Exception):
+    """A store refusal; like RuleError it keeps its English template and params apart."""
+
+    def __init__(self, template: str, **params: object) -> None:
+        """Keep the template and params; the message is the filled-in English sentence."""
+        self.template = template
+        self.params = params
+        super().__init__(template.format(**params))
+
+
+class TableNotFound(StoreError, LookupError):
+    """No table has the requested id."""
+
+    def __init__(self, table_id: object) -> None:
+        """Name the missing id (shortened if long)."""
+        shown = str(table_id)[:MAX_ECHOED_ID]
+        super().__init__(N_("There is no table with id {table_id}."), table_id=shown)
+
+
+class StaleVersion(StoreError):
+    """The client acted on an older version of the table than the stored one."""
+
+    def __init__(self, current: int, sent: int) -> None:
+        """Say both versions: the stored one and the one the client sent."""
+        self.current = current
+        self.sent = sent
+        super().__init__(
+            N_(
+                "This table changed since you loaded it (version {current}, you sent {sent}); "
+                "reload and try again."
+            ),
+            current=current,
+            sent=sent,
+        )
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table as stored: its setup, version (log length) and current state."""
+
+    id: str
+    game: str
+    setup: dict
+    version: int
+    state: dict
+    created_at: datetime
+    updated_at: datetime
+    finished: bool
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One row of a table's history; undone moves stay listed with `undone=True`."""
+
+    seq: int
+    kind: str
+    move: dict | None
+    undone: bool
+    undoes: int | None
+    created_at: datetime
