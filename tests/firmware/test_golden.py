@@ -1,5 +1,7 @@
 """The golden session transcript: well-formed, and replayed on CPython and on real MicroPython."""
 
+import re
+
 import protocol as P
 from stepper import Stepper
 
@@ -95,3 +97,11 @@ def test_replay_on_micropython_step_by_step():
     assert len(got_steps) == len(inputs)
     for (step, answers), lines in zip(steps(), got_steps, strict=True):
         assert lines == answers, step
+
+
+def test_protocol_doc_examples_are_valid_lines():
+    doc = (ROOT / "docs" / "protocol.md").read_text()
+    examples = re.findall(r"`(\d+ [A-Z]+ [^`]*\*[0-9a-f]{8})`", doc)
+    assert examples
+    for line in examples:
+        P.decode(line.encode())
