@@ -20,7 +20,8 @@ def apply(state: dict, move: object) -> dict:
     """The state after `move`; the input state is never modified."""
     if not isinstance(move, dict):
         raise IllegalMove(N_("A move must be an object with a type."))
-    handler = _HANDLERS.get(move.get("type"))
+    kind = move.get("type")
+    handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise IllegalMove(
             N_("Unknown move type {type}; expected one of: {known}."),
@@ -63,7 +64,7 @@ def _draw(state: dict, move: dict) -> None:
     """Action A: turn up a loot card into the row or a police card into the police row."""
     seat = _require_turn(state, move)
     card = move.get("card")
-    if card not in cards.CARD_COUNTS:
+    if not isinstance(card, str) or card not in cards.CARD_COUNTS:
         raise IllegalMove(
             N_("Unknown card {card}; expected police or a loot kind."), card=repr(card)
         )

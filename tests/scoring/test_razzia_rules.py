@@ -482,3 +482,17 @@ def test_malformed_or_out_of_phase_moves_are_refused_with_a_reason(move):
     with pytest.raises(IllegalMove) as refused:
         razzia.apply(seed_table(), move)
     assert str(refused.value).endswith(".")
+
+
+@pytest.mark.parametrize("card", [["ring"], {}, 7, None])
+def test_draw_refuses_a_card_that_is_not_a_card_name(card):
+    """A. Draw: the card turned up must be police or a loot kind, whatever the client sends."""
+    with pytest.raises(IllegalMove, match="Unknown card"):
+        razzia.apply(seed_table(), {"type": "draw", "seat": 3, "card": card})
+
+
+@pytest.mark.parametrize("kind", [["draw"], {"a": 1}, None, 3])
+def test_move_type_must_be_a_known_name(kind):
+    """Every move has a type naming one of the actions."""
+    with pytest.raises(IllegalMove, match="Unknown move type"):
+        razzia.apply(seed_table(), {"type": kind, "seat": 3})
