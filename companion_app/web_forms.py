@@ -13,6 +13,14 @@ AREAS = {
     "next_round": "next_round",
 }
 GENERAL_AREA = "general"
+#: The panels that show their own errors in each phase; others go to the top of the page.
+PHASE_AREAS = {
+    "deal": ("deal",),
+    "turn": ("draw", "thief", "forced"),
+    "auction": ("auction",),
+    "round_end": ("next_round",),
+    "game_over": (),
+}
 #: A version no table has: a form without a readable version is refused as stale.
 UNREADABLE_VERSION = -1
 
@@ -53,3 +61,8 @@ def parse_move(form: MultiDict) -> dict:
 def area_of(move: dict) -> str:
     """The panel that shows this move's errors."""
     return AREAS.get(move.get("type"), GENERAL_AREA)
+
+
+def areas_shown(phase: str) -> tuple[str, ...]:
+    """The panels of the table page that show their own errors in this phase."""
+    return PHASE_AREAS.get(phase, ())

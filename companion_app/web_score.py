@@ -3,8 +3,10 @@
 import re
 
 from flask import render_template, request
+from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
+from companion_app import labels
 from companion_app.i18n import translate_error
 from scoring.errors import InvalidSheet
 from scoring.razzia import cards
@@ -20,6 +22,7 @@ CHECK_VALUES = tuple(sorted(cards.checks_in_play(cards.MAX_PLAYERS)))
 PLAYER_FIELD = re.compile(r"^players\[(\d+)\]((?:\.\w+)*)")
 TOP_FIELD = re.compile(r"^(\w+):")
 #: The whole leading path of a message, "players[0].checks[2]: " included.
+COLUMN_FIELD = re.compile(r"^p(\d+)\.(.+)$")
 PATH_PREFIX = re.compile(r"^(?:players\[\d+\](?:\.\w+)*(?:\[\d+\])?|\w+): ")
 
 
@@ -76,6 +79,29 @@ def _without_path(message: str) -> str:
     return rest[:1].upper() + rest[1:]
 
 
+def _field_label(form: MultiDict, field: str) -> str | None:
+    """Who and what a player field is, for the summary ("Elke · gold coins")."""
+    found = COLUMN_FIELD.match(field)
+    if not found:
+        return None
+    column, path = int(found.group(1)), found.group(2)
+    who = form.get(field_name(column, "name"), "").strip() or gettext(
+        "Player %(number)s", number=column + 1
+    )
+    kind = COUNT_FIELDS.get(path) or path.rpartition(".")[2]
+    what = labels.KINDS.get(kind) or labels.CATEGORIES.get(kind) or gettext("Name")
+    return f"{who} · {what}"
+
+
+def _refusal(form: MultiDict, refused: InvalidSheet, columns: list[int]) -> dict:
+    """Where the refusal goes on the form and how it reads there and in the summary."""
+    field = error_field(str(refused), columns)
+    message = translate_error(refused)
+    short = _without_path(message)
+    where = _field_label(form, field)
+    return {"field": field, "short": short, "message": f"{where}: {short}" if where else message}
+
+
 def error_field(message: str, columns: list[int]) -> str:
     """The form input an InvalidSheet message names, or the top-level key it names."""
     found = PLAYER_FIELD.match(message)
@@ -95,11 +121,7 @@ def score_form():
         try:
             result = score_sheet(sheet)
         except InvalidSheet as refused:
-            error = {
-                "field": error_field(str(refused), columns),
-                "message": translate_error(refused),
-                "short": _without_path(translate_error(refused)),
-            }
+            error = _refusal(form, refused, columns)
     return render_template(
         "score.html",
         form=form,

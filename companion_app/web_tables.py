@@ -24,6 +24,7 @@ def _context(table) -> dict:
         "row_limit": cards.ROW_LIMIT,
         "rounds": cards.ROUNDS,
         "names": [player["name"] for player in state["players"]],
+        "areas_shown": web_forms.areas_shown(state["phase"]),
     }
 
 

@@ -8,6 +8,16 @@ import pytest
 from tests.web import game_script as g
 
 SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+#: Everything a finger presses must be at least this big (CSS pixels).
+TOUCH = 48
+#: Touch targets on the pages: buttons, button-like links, inputs, ticked labels.
+TARGETS = ("button, a.button, select, input[type=text], input[type=number], .mainnav a, "
+           "label.chip span, label.take, summary, .table-link")
+SMALL_TARGETS = """(args) => [...document.querySelectorAll(args.targets)]
+  .map(el => [el, el.getBoundingClientRect()])
+  .filter(([el, box]) => box.width && box.height
+    && (box.width < args.touch || box.height < args.touch))
+  .map(([el, box]) => el.outerHTML.slice(0, 60) + " " + box.width + "x" + box.height)"""
 LANDSCAPE = {"width": 1024, "height": 768}
 PORTRAIT = {"width": 800, "height": 1280}
 
@@ -46,11 +56,15 @@ class Tablet:
         assert not self.page.query_selector(".error"), self.page.inner_text(".error")
 
     def shot(self, name: str) -> None:
-        """Save the page at landscape and portrait tablet sizes."""
+        """Save the page at both tablet sizes; check it fits and its targets are big enough."""
         SHOTS.mkdir(parents=True, exist_ok=True)
         for label, size in (("landscape", LANDSCAPE), ("portrait", PORTRAIT)):
             self.page.set_viewport_size(size)
             self.page.screenshot(path=str(SHOTS / f"{name}-{label}.png"), full_page=True)
+            wide = self.page.evaluate("document.documentElement.scrollWidth")
+            assert wide <= size["width"], f"{name} {label}: {wide}px wide, scrolls sideways"
+            small = self.page.evaluate(SMALL_TARGETS, {"targets": TARGETS, "touch": TOUCH})
+            assert not small, f"{name} {label}: targets under {TOUCH}px: {small}"
         self.page.set_viewport_size(LANDSCAPE)
 
     def cell(self, seat: int, category: str) -> int:
@@ -119,4 +133,29 @@ def test_a_whole_game_by_clicking(live_server, browser):
     check_qr(page, base)
     page.click("[data-testid=history-link]")
     tablet.shot("history")
+    page.close()
+
+
+@pytest.mark.browser
+def test_the_other_pages_fit_tablets_in_czech(live_server, browser):
+    """Home, new table and a refused score sheet, in Czech: no sideways scroll, big targets."""
+    base, _app = live_server
+    page = browser.new_page(viewport=LANDSCAPE)
+    tablet = Tablet(page)
+    page.goto(base + "/")
+    page.click("[data-testid=lang-cs]")
+    tablet.shot("home")
+    page.goto(base + "/tables/new")
+    page.fill("[data-testid=player-0]", "Maximilián Bartoloměj z Kolovrat")
+    tablet.submit("[data-testid=create]")
+    assert "Razzii hrají 2 až 5 hráči, ne 1." in page.inner_text("[data-error=players]")
+    tablet.shot("new-table")
+    page.goto(base + "/score")
+    page.fill("[name='p0.name']", "Felix")
+    page.fill("[name='p1.name']", "Elke")
+    page.fill("[name='p1.gold']", "4")
+    tablet.submit("button.primary")
+    assert "zlaté mince" in page.inner_text("[data-error='p1.gold']")
+    assert page.input_value("[name='p1.gold']") == "4"
+    tablet.shot("score-sheet")
     page.close()

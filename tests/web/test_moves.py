@@ -220,3 +220,12 @@ def test_final_screen_ranks_players_and_links_the_results_by_qr(client, pages):
     assert decode_qr(svg) == f"http://localhost{url}/results"
     results = text(client.get(f"{url}/results"))
     assert "Winner: Ann" in results and results.count('class="breakdown"') == 3
+
+
+def test_a_refusal_whose_panel_is_gone_is_shown_at_the_top(client, pages, app):
+    """A bid sent after the round ended (an old page) is refused at the top of the page."""
+    url = pages.dealt()
+    pages.play(url, g.ROUND_1)
+    pages.post(url, {"type": "bid", "seat": g.BOB, "check": 3000})
+    assert error_in(text(client.get(url)), "general") == "There is no auction running."
+    assert state_of(app, url)["phase"] == "round_end"
