@@ -15,4 +15,5 @@ fi
 .venv/bin/pip install --quiet --disable-pip-version-check -e '.[test]'
 
 .venv/bin/ruff check --quiet .
+bash scripts/setup-firmware-tests.sh
 .venv/bin/python -m pytest -q "$@"
