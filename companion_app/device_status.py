@@ -1,0 +1,109 @@
+"""The table box's bridge status, kept in-process (docs/device-api.md, "Bridge status").
+
+The bridge in the `companion serve` process imports this module and reports into the app's
+`DeviceStatus`; a bridge in another process PUTs the same fields to /api/device/status every
+second. The table view reads `snapshot()` to show the connection badge.
+
+    status = get_status(app)
+    status.update(mode="serial", connected=True, port="/dev/ttyUSB0", hello={...})
+    status.update(last_seen_ms=0)          # heard the box just now
+    status.snapshot()                      # the JSON body of GET /api/device/status
+
+`last_seen_ms` is an age: milliseconds since the bridge last heard the box. The object keeps
+the moment it stands for, so a later `snapshot()` reports the age as of then. A report given
+with `ttl_s` (the PUT view uses REMOTE_TTL_S) expires: when it is not refreshed in time the
+snapshot says `connected: false`, so a remote bridge that died shows the grey badge.
+"""
+
+import threading
+import time
+
+from flask import Flask
+
+MODES = ("serial", "simulator", "virtual", "remote")
+#: Mode with no box: the on-screen panel is the device.
+VIRTUAL = "virtual"
+#: A report PUT by a bridge in another process is trusted this long without a refresh.
+REMOTE_TTL_S = 3.0
+MS_PER_S = 1000
+_EXTENSION = "companion_device_status"
+_KEEP = object()
+
+
+class DeviceStatus:
+    """What the bridge last said about the box; thread-safe."""
+
+    def __init__(self, clock=time.monotonic) -> None:
+        """No bridge yet: virtual mode, not connected; `clock` returns seconds (for tests)."""
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._mode = VIRTUAL
+        self._connected = False
+        self._port: str | None = None
+        self._hello: dict | None = None
+        self._seen_at: float | None = None
+        self._expires_at: float | None = None
+
+    def update(
+        self,
+        *,
+        mode: object = _KEEP,
+        connected: object = _KEEP,
+        port: object = _KEEP,
+        hello: object = _KEEP,
+        last_seen_ms: object = _KEEP,
+        ttl_s: float | None = None,
+    ) -> None:
+        """Change the given fields (others keep their value); ValueError for a bad value."""
+        _check(mode, connected, port, hello, last_seen_ms)
+        with self._lock:
+            now = self._clock()
+            if mode is not _KEEP:
+                self._mode = mode
+            if connected is not _KEEP:
+                self._connected = connected
+            if port is not _KEEP:
+                self._port = port
+            if hello is not _KEEP:
+                self._hello = None if hello is None else dict(hello)
+            if last_seen_ms is not _KEEP:
+                self._seen_at = None if last_seen_ms is None else now - last_seen_ms / MS_PER_S
+            self._expires_at = None if ttl_s is None else now + ttl_s
+
+    def snapshot(self) -> dict:
+        """The status as JSON: mode, connected, port, hello, last_seen_ms (an age, or None)."""
+        with self._lock:
+            now = self._clock()
+            expired = self._expires_at is not None and now > self._expires_at
+            seen = None if self._seen_at is None else round((now - self._seen_at) * MS_PER_S)
+            return {
+                "mode": self._mode,
+                "connected": self._connected and not expired,
+                "port": self._port,
+                "hello": None if self._hello is None else dict(self._hello),
+                "last_seen_ms": seen,
+            }
+
+    def reset(self) -> None:
+        """Back to "no bridge": virtual mode, not connected (a bridge that stops calls it)."""
+        self.update(mode=VIRTUAL, connected=False, port=None, hello=None, last_seen_ms=None)
+
+
+def _check(mode, connected, port, hello, last_seen_ms) -> None:
+    """Refuse values of the wrong type with a sentence naming the field."""
+    if mode is not _KEEP and mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}.")
+    if connected is not _KEEP and type(connected) is not bool:
+        raise ValueError("connected must be true or false.")
+    if port is not _KEEP and port is not None and not isinstance(port, str):
+        raise ValueError("port must be a device path like /dev/ttyUSB0, or null.")
+    if hello is not _KEEP and hello is not None and not isinstance(hello, dict):
+        raise ValueError("hello must be an object (the box's HELLO fields), or null.")
+    if last_seen_ms is not _KEEP and last_seen_ms is not None:
+        if type(last_seen_ms) is not int or last_seen_ms < 0:
+            raise ValueError("last_seen_ms must be a whole number of milliseconds (0 or more).")
+
+
+def get_status(app: Flask) -> DeviceStatus:
+    """The app's bridge status object, created on first use."""
+    return app.extensions.setdefault(_EXTENSION, DeviceStatus())
