@@ -36,12 +36,14 @@ class Box:
         self._reader = P.LineReader()
         self._rx = bytearray(self.RX_CHUNK)
         self._tx_seq = 1
-        self._last_set = None  # seq of the last applied SET...
-        self._last_reveal = None  # ...and ARM/DISARM: older or equal ones are duplicates
+        self._last_set: int | None = None  # seq of the last applied SET...
+        self._last_reveal: int | None = (
+            None  # ...and ARM/DISARM: older or equal ones are duplicates
+        )
         self._heard_at = 0
         self._hb_at = 0
         self._booted = False
-        self._pending = []  # [seq, line, sent_at, reveal id] of unacknowledged events
+        self._pending: list[list] = []  # [seq, line, sent_at, reveal id] of unacknowledged events
         self._seats = 0  # seats at the table (from SET)
         self._reveal_id = 0
         self._armed = 0  # seat bit masks: bit i = seat i+1
@@ -65,7 +67,7 @@ class Box:
             await asyncio.sleep_ms(self.TICK_MS)
         self.deinit()
 
-    def tick(self, now):
+    def tick(self, now: int) -> None:
         """One loop iteration at tick `now`: link, buttons, timers, LEDs."""
         if not self._booted:
             self._booted = True
@@ -76,7 +78,7 @@ class Box:
         self.housekeeping(now)
         self.render(now)
 
-    def poll_serial(self, now):
+    def poll_serial(self, now: int) -> None:
         """Read what the host sent and act on each complete line."""
         n = self.port.readinto(self._rx)
         if not n:
@@ -86,7 +88,7 @@ class Box:
             self._receive(line, now)
         self.errors[P.E_LONG] += self._reader.overflows - overflows
 
-    def poll_buttons(self, now):
+    def poll_buttons(self, now: int) -> None:
         """First edge of a press on an armed seat locks it and tells the host."""
         pressed = self.buttons.poll(now)
         if not pressed:
@@ -102,7 +104,7 @@ class Box:
         self._update_countdown(now)
         self._refresh_seats()
 
-    def housekeeping(self, now):
+    def housekeeping(self, now: int) -> None:
         """Countdown, link silence, heartbeat and event retries."""
         scene = self.scene
         if scene.countdown and ticks_diff(now, scene.countdown_at) >= 0:
@@ -126,12 +128,12 @@ class Box:
         if self.piezo is not None:
             self.piezo.poll(now)
 
-    def render(self, now):
+    def render(self, now: int) -> None:
         """Draw the scene and push it to the strip if it changed."""
         self.frame.render(self.scene, now)
         self.strip.show(self.frame.buf)
 
-    def deinit(self):
+    def deinit(self) -> None:
         """LEDs off, drivers released."""
         self.strip.deinit()
         self.buttons.deinit()
@@ -140,7 +142,7 @@ class Box:
 
     # ----- receiving ------------------------------------------------------------------------
 
-    def _receive(self, line, now):
+    def _receive(self, line: bytes, now: int) -> None:
         """Check one line and dispatch it; bad lines are counted and dropped."""
         try:
             msg = P.decode(line)
@@ -166,7 +168,7 @@ class Box:
         else:
             self._send(P.NAK, f"of={msg.seq} err={P.E_TYPE}")
 
-    def _command(self, msg, now):
+    def _command(self, msg: P.Message, now: int) -> None:
         """Apply a SET/ARM/DISARM once, in order per slot; always answer ACK or NAK."""
         is_set = msg.kind == P.SET
         if not P.seq_newer(msg.seq, self._last_set if is_set else self._last_reveal):
@@ -192,7 +194,7 @@ class Box:
         self._refresh_seats()
         self._send(P.ACK, f"of={msg.seq}")
 
-    def _apply_set(self, fields, now):
+    def _apply_set(self, fields: dict[str, str], now: int) -> None:
         """`SET police= limit= round= seats= [rounds=] [bright=]`: the whole display state."""
         frame = self.frame
         limit = _number(fields, "limit", 1, frame.POLICE_LEDS)
@@ -213,7 +215,7 @@ class Box:
         self._seats = seats
         frame.set_brightness(bright)
 
-    def _apply_arm(self, fields, now):
+    def _apply_arm(self, fields: dict[str, str], now: int) -> None:
         """`ARM id= seats= [locked=]`: these seats must choose; same id keeps their progress."""
         rid = _number(fields, "id", 1, P.SEQ_MOD - 1)
         if "seats" not in fields:
@@ -228,7 +230,7 @@ class Box:
         if not self._revealed:
             self._locked = (self._locked | locked) & armed
 
-    def _reset_reveal(self, rid):
+    def _reset_reveal(self, rid: int) -> None:
         """Start reveal `rid` afresh (0: no reveal); events of other reveals are dropped."""
         self._reveal_id = rid
         self._armed = 0
@@ -237,7 +239,7 @@ class Box:
         self.scene.countdown = False
         self._pending = [e for e in self._pending if e[3] == rid and rid]
 
-    def _settle(self, msg):
+    def _settle(self, msg: P.Message) -> None:
         """ACK/NAK `of=<seq>` from the host: that event needs no more retries."""
         try:
             of = int(msg.fields().get("of", "-1"))
@@ -247,7 +249,7 @@ class Box:
 
     # ----- state -> scene -------------------------------------------------------------------
 
-    def _update_countdown(self, now):
+    def _update_countdown(self, now: int) -> None:
         """Count down once every armed seat is locked; stop if one is armed again."""
         scene = self.scene
         done = self._armed and self._locked & self._armed == self._armed
@@ -258,7 +260,7 @@ class Box:
             scene.countdown_at = ticks_add(now, self.COUNTDOWN_MS)
             self._beep(now, False)
 
-    def _refresh_seats(self):
+    def _refresh_seats(self) -> None:
         """Seat pixels from the table size and the reveal state."""
         seat = self.scene.seat
         for i in range(len(seat)):
@@ -277,7 +279,7 @@ class Box:
 
     # ----- sending --------------------------------------------------------------------------
 
-    def _hello(self):
+    def _hello(self) -> str:
         """The HELLO payload: who we are and what we drive."""
         f = self.frame
         return (
@@ -286,7 +288,7 @@ class Box:
             f" layout={f.POLICE_LEDS},{f.ROUND_LEDS},{f.SEAT_LEDS}"
         )
 
-    def _send(self, kind, payload=""):
+    def _send(self, kind: str, payload: str = "") -> tuple[int, bytes]:
         """Frame and write one line with the next sequence number; return (seq, line)."""
         seq = self._tx_seq
         self._tx_seq = P.seq_next(seq)
@@ -294,7 +296,7 @@ class Box:
         self.port.write(line)
         return seq, line
 
-    def _event(self, kind, payload, now):
+    def _event(self, kind: str, payload: str, now: int) -> None:
         """Send a PRESS/REVEAL and keep it for retries until the host acknowledges it."""
         seq, line = self._send(kind, payload)
         self._pending.append([seq, line, now, self._reveal_id])
@@ -302,7 +304,7 @@ class Box:
             self._pending.pop(0)
             self.errors["dropped"] += 1
 
-    def _beep(self, now, reveal):
+    def _beep(self, now: int, reveal: bool) -> None:
         """Countdown tick or reveal chirp, if a piezo is fitted."""
         if self.piezo is None:
             return
@@ -312,7 +314,9 @@ class Box:
             self.piezo.beep(now, self.piezo.TICK_HZ, self.piezo.TICK_MS)
 
 
-def _number(fields, key, low, high, default=None):
+def _number(
+    fields: dict[str, str], key: str, low: int, high: int, default: int | None = None
+) -> int:
     """Field `key` as an int in low..high; missing -> default or E_FIELD, outside -> E_RANGE."""
     text = fields.get(key)
     if text is None:

@@ -25,7 +25,7 @@ class Buttons:
             self._down[i] = 1 if pins[i].value() == 0 else 0
         self.count = count
 
-    def poll(self, now):
+    def poll(self, now: int) -> int:
         """Bit i set in the result: seat i+1 went down at this poll (first edge of a press)."""
         pressed = 0
         pins = self._pins
@@ -43,11 +43,11 @@ class Buttons:
                     pressed |= 1 << i
         return pressed
 
-    def is_down(self, seat_index):
+    def is_down(self, seat_index: int) -> bool:
         """Debounced state of one button (0-based)."""
         return self._down[seat_index] == 1
 
-    def deinit(self):
+    def deinit(self) -> None:
         """Forget the pins (they stay inputs with pull-ups, which is safe)."""
         self._pins = ()
         self.count = 0

@@ -53,7 +53,7 @@ _SEAT_COLOUR = (C_OFF, C_IDLE, C_ARMED, C_LOCKED, C_REVEALED)
 class Scene:
     """The state to show, as the box knows it; the box writes it, Frame only reads it."""
 
-    def __init__(self, seats=6):
+    def __init__(self, seats: int = 6) -> None:
         self.police = 0
         self.limit = 7  # police that end the round: 7, or 5 with 2 Razzia players
         self.round = 0  # 0 = no round yet
@@ -83,13 +83,13 @@ class Frame:
     COUNTDOWN_BLINK_MS = 125  # locked seats flash during the reveal countdown
     SCAN_STEP_MS = 90  # disconnected: the violet dot moves one pixel per step
 
-    def __init__(self, brightness=100):
+    def __init__(self, brightness: int = 100) -> None:
         self.buf = bytearray(3 * self.LED_COUNT)
         self._pal = bytearray(3 * len(RGB))
         self.brightness = -1
         self.set_brightness(brightness)
 
-    def set_brightness(self, percent):
+    def set_brightness(self, percent: int) -> None:
         """Scale the palette to `percent` (0..100) of the cap; no-op when unchanged."""
         percent = min(100, max(0, percent))
         if percent == self.brightness:
@@ -101,17 +101,17 @@ class Frame:
             self._pal[3 * i + 1] = r * top // 25500
             self._pal[3 * i + 2] = b * top // 25500
 
-    def colour(self, index):
+    def colour(self, index: int) -> tuple[int, int, int]:
         """Palette entry `index` as (r, g, b) after scaling (allocates: for tests and panels)."""
         c = 3 * index
         return (self._pal[c + 1], self._pal[c], self._pal[c + 2])
 
-    def pixel(self, i):
+    def pixel(self, i: int) -> tuple[int, int, int]:
         """Pixel `i` of the last frame as (r, g, b) (allocates: for tests and panels)."""
         b = self.buf
         return (b[3 * i + 1], b[3 * i], b[3 * i + 2])
 
-    def render(self, scene, now):
+    def render(self, scene: Scene, now: int) -> None:
         """Draw `scene` as it should look at tick `now` into `self.buf`."""
         if not scene.connected:
             self._scanner(now)
@@ -122,7 +122,7 @@ class Frame:
             self._rounds(scene)
         self._seats(scene, now)
 
-    def _put(self, pixel, colour):
+    def _put(self, pixel: int, colour: int) -> None:
         """Copy palette entry `colour` into `pixel`."""
         b = self.buf
         p = self._pal
@@ -132,7 +132,7 @@ class Frame:
         b[i + 1] = p[c + 1]
         b[i + 2] = p[c + 2]
 
-    def _police(self, scene):
+    def _police(self, scene: Scene) -> None:
         """N of limit red, the rest of the limit faint, unused pixels dark."""
         for i in range(self.POLICE_LEDS):
             if i < scene.police and i < scene.limit:
@@ -143,7 +143,7 @@ class Frame:
                 colour = C_OFF
             self._put(self.POLICE_FIRST + i, colour)
 
-    def _rounds(self, scene):
+    def _rounds(self, scene: Scene) -> None:
         """Played rounds dim, the current one bright, the rounds to come faint."""
         for i in range(self.ROUND_LEDS):
             if i >= scene.rounds:
@@ -156,7 +156,7 @@ class Frame:
                 colour = C_ROUND_TODO
             self._put(self.ROUND_FIRST + i, colour)
 
-    def _raid(self, step):
+    def _raid(self, step: int) -> None:
         """Police and round pixels: red/blue halves swapping, with a white strobe."""
         count = self.POLICE_LEDS + self.ROUND_LEDS
         half = count // 2
@@ -170,7 +170,7 @@ class Frame:
                 colour = C_BLUE
             self._put(self.POLICE_FIRST + i, colour)
 
-    def _scanner(self, now):
+    def _scanner(self, now: int) -> None:
         """Disconnected: one violet dot bouncing along the police and round pixels."""
         count = self.POLICE_LEDS + self.ROUND_LEDS
         span = 2 * (count - 1)
@@ -180,7 +180,7 @@ class Frame:
         for i in range(count):
             self._put(self.POLICE_FIRST + i, C_SCAN if i == pos else C_OFF)
 
-    def _seats(self, scene, now):
+    def _seats(self, scene: Scene, now: int) -> None:
         """One pixel per seat; locked seats flash white during the countdown."""
         blink = False
         if scene.countdown:

@@ -18,20 +18,20 @@ class Piezo:
         self._on = False
         self._until = 0
 
-    def beep(self, now, freq, ms):
+    def beep(self, now: int, freq: int, ms: int) -> None:
         """Start a tone of `freq` Hz for `ms` milliseconds (cuts a running one)."""
         self._pwm.freq(freq)
         self._pwm.duty_u16(self.DUTY)
         self._on = True
         self._until = ticks_add(now, ms)
 
-    def poll(self, now):
+    def poll(self, now: int) -> None:
         """Silence the piezo once the beep has lasted long enough."""
         if self._on and ticks_diff(now, self._until) >= 0:
             self._pwm.duty_u16(0)
             self._on = False
 
-    def deinit(self):
+    def deinit(self) -> None:
         """Silence and release the PWM channel."""
         self._pwm.duty_u16(0)
         self._pwm.deinit()

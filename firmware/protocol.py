@@ -53,7 +53,7 @@ E_RANGE = "range"  # a field is out of range (NAK)
 class ProtocolError(ValueError):
     """A line that cannot be accepted; `reason` is one of the E_* codes."""
 
-    def __init__(self, reason, detail=""):
+    def __init__(self, reason: str, detail: str = "") -> None:
         super().__init__(reason + (": " + detail if detail else ""))
         self.reason = reason
 
@@ -61,12 +61,12 @@ class ProtocolError(ValueError):
 class Message:
     """One decoded line: sequence number, type and the raw payload text."""
 
-    def __init__(self, seq, kind, payload=""):
+    def __init__(self, seq: int, kind: str, payload: str = "") -> None:
         self.seq = seq
         self.kind = kind
         self.payload = payload
 
-    def fields(self):
+    def fields(self) -> dict[str, str]:
         """The payload as a dict of str -> str."""
         return parse_fields(self.payload)
 
@@ -82,7 +82,7 @@ class Message:
         return f"Message({self.seq}, {self.kind!r}, {self.payload!r})"
 
 
-def encode(seq, kind, payload=""):
+def encode(seq: int, kind: str, payload: str = "") -> bytes:
     """The exact bytes of one line, newline included."""
     text = f"{seq} {kind} {payload}" if payload else f"{seq} {kind}"
     line = f"{text} *{crc32(text.encode()) & 0xFFFFFFFF:08x}\n".encode()
@@ -91,7 +91,7 @@ def encode(seq, kind, payload=""):
     return line
 
 
-def decode(line):
+def decode(line: bytes | bytearray) -> Message:
     """Check and split one received line (bytes, with or without the newline) into a Message."""
     end = len(line)
     if end and line[end - 1] == _NL:
@@ -116,7 +116,7 @@ def decode(line):
     return _split_body(body.decode())
 
 
-def _split_body(text):
+def _split_body(text: str) -> Message:
     """`<seq> <TYPE>[ <payload>]` -> Message, checking the seq and the type's shape."""
     parts = text.split(" ", 2)
     if len(parts) < 2 or not parts[0].isdigit() or not parts[1].isalpha():
@@ -127,9 +127,9 @@ def _split_body(text):
     return Message(seq, parts[1], parts[2] if len(parts) > 2 else "")
 
 
-def parse_fields(payload):
+def parse_fields(payload: str) -> dict[str, str]:
     """`a=1 b=x` -> {"a": "1", "b": "x"}; tokens without "=" are a format error."""
-    out = {}
+    out: dict[str, str] = {}
     for token in payload.split(" "):
         if not token:
             continue
@@ -140,17 +140,17 @@ def parse_fields(payload):
     return out
 
 
-def format_fields(pairs):
+def format_fields(pairs: list[tuple[str, object]]) -> str:
     """[("a", 1), ("b", "x")] -> "a=1 b=x", in the given order (both sides agree byte for byte)."""
     return " ".join(f"{k}={v}" for k, v in pairs)
 
 
-def seq_next(seq):
+def seq_next(seq: int) -> int:
     """The sequence number after `seq`."""
     return (seq + 1) % SEQ_MOD
 
 
-def seq_newer(seq, last):
+def seq_newer(seq: int, last: int | None) -> bool:
     """True if `seq` comes after `last` (serial-number arithmetic; `last` None accepts any)."""
     if last is None:
         return True
@@ -158,7 +158,7 @@ def seq_newer(seq, last):
     return 0 < diff < _SEQ_HALF
 
 
-def seats_to_mask(text):
+def seats_to_mask(text: str) -> int:
     """ "1,3,4" -> 0b1101 (seat n is bit n-1); empty text -> 0; raises ProtocolError."""
     mask = 0
     for item in text.split(","):
@@ -170,7 +170,7 @@ def seats_to_mask(text):
     return mask
 
 
-def mask_to_seats(mask):
+def mask_to_seats(mask: int) -> str:
     """0b1101 -> "1,3,4"."""
     return ",".join(str(i + 1) for i in range(30) if mask >> i & 1)
 
@@ -183,15 +183,15 @@ class LineReader:
     newline is skipped: the reader resynchronises on the next line.
     """
 
-    def __init__(self, max_line=MAX_LINE):
+    def __init__(self, max_line: int = MAX_LINE) -> None:
         self._buf = bytearray(max_line)
         self._n = 0
         self._skipping = False
         self.overflows = 0
 
-    def feed(self, data, n=-1):
+    def feed(self, data: bytes | bytearray, n: int = -1) -> list[bytes]:
         """Take `n` bytes (all if -1) of `data`; return the list of lines they completed."""
-        lines = []
+        lines: list[bytes] = []
         if n < 0:
             n = len(data)
         buf = self._buf
@@ -214,7 +214,7 @@ class LineReader:
                 self._n += 1
         return lines
 
-    def reset(self):
+    def reset(self) -> None:
         """Forget a partial line."""
         self._n = 0
         self._skipping = False

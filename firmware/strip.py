@@ -10,7 +10,7 @@ class Strip:
         self._fresh = True  # the strip's content is unknown until the first write
         self.writes = 0  # frames actually sent to the LEDs
 
-    def show(self, frame):
+    def show(self, frame: bytearray) -> bool:
         """Send `frame` (a bytearray as long as the strip's buffer) if it differs from the last."""
         if not self._fresh and frame == self._last:
             return False
@@ -22,7 +22,7 @@ class Strip:
         self.writes += 1
         return True
 
-    def deinit(self):
+    def deinit(self) -> None:
         """Turn every pixel off."""
         buf = self._np.buf
         for i in range(len(buf)):

@@ -19,13 +19,13 @@ class UsbSerial:
         self._poll.register(self._in, select.POLLIN)
         self._one = bytearray(1)
 
-    def _ready(self):
+    def _ready(self) -> bool:
         """True if at least one byte can be read without waiting."""
         for _ in self._poll.ipoll(0):
             return True
         return False
 
-    def readinto(self, buf):
+    def readinto(self, buf: bytearray) -> int:
         """Copy the waiting bytes (at most len(buf)) into buf; return how many."""
         n = 0
         size = len(buf)
@@ -36,10 +36,10 @@ class UsbSerial:
             n += 1
         return n
 
-    def write(self, data):
+    def write(self, data: bytes) -> None:
         """Send `data` as is."""
         self._out.write(data)
 
-    def deinit(self):
+    def deinit(self) -> None:
         """Stop polling stdin."""
         self._poll.unregister(self._in)
