@@ -1,5 +1,7 @@
 """Languages: Flask-Babel wired with a session choice, then the browser's preference."""
 
+import re
+
 from flask import Flask, current_app, request, session
 from flask_babel import Babel, format_decimal, gettext
 
@@ -38,9 +40,18 @@ _CARD_NAMES = {
 }
 
 
+#: Parameters holding one check value as the rules print it ("9,000").
+_CHECK_PARAMS = ("check", "high")
+_PRINTED_CHECK = re.compile(r"^\d{1,3}(?:,\d{3})*$")
+
+
 def _param(key: str, value: object) -> object:
-    """A message parameter in the page's language (card kinds are translated)."""
-    label = _CARD_NAMES.get(key, {}).get(value) if isinstance(value, str) else None
+    """A message parameter in the page's language (card kinds and check values)."""
+    if not isinstance(value, str):
+        return value
+    if key in _CHECK_PARAMS and _PRINTED_CHECK.match(value):
+        return money(int(value.replace(",", "")))
+    label = _CARD_NAMES.get(key, {}).get(value)
     return value if label is None else str(label)
 
 

@@ -71,3 +71,12 @@ def test_sheet_messages_translate_the_card_names_too(app):
         score_sheet(sheet)
     with app.test_request_context(headers={"Accept-Language": "cs"}):
         assert "9 × zlaté mince" in translate_error(refused.value)
+
+
+def test_check_values_in_refusals_follow_the_locale(app):
+    """'9,000' from the rules reads '9 000' (Czech grouping) on a Czech page."""
+    error = IllegalMove("A bid must beat the current {high} check; {check} is not higher.",
+                        high="9,000", check="2,000")
+    with app.test_request_context(headers={"Accept-Language": "cs"}):
+        assert translate_error(error) == (
+            "Nabídka musí přebít současný šek 9\u00a0000; 2\u00a0000 není vyšší.")

@@ -89,6 +89,15 @@ def test_the_auction_offers_only_legal_checks_and_pass(client, pages):
     assert re.findall(r'class="bidder (\w+)"', page) == ["bid", "acting", "waiting", "waiting"]
 
 
+def test_a_bidder_without_a_higher_check_is_offered_only_pass(client, pages):
+    """After Ann bids 13,000, Bob (3, 7, 12) has no higher check: only Pass is offered."""
+    url = pages.dealt()
+    pages.play(url, [*g.ROUND_1[:3], (g.DEE, "bid", 10000), (g.ANN, "bid", 13000)])
+    page = text(client.get(url))
+    assert re.findall(r'name="check" value="(\d+)"', page) == []
+    assert 'data-testid="no-bids"' in page and 'data-testid="pass"' in page
+
+
 def test_a_refused_bid_is_shown_in_the_auction_panel(client, pages, app):
     """A bid below the high bid is refused where the bid buttons are."""
     url = pages.dealt()
