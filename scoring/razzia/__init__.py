@@ -1,5 +1,6 @@
 """Razzia! (Reiner Knizia): the pure rules behind the live table (RULES.md §1)."""
 
+from scoring.razzia.device import device_display
 from scoring.razzia.moves import apply, complete_move
 from scoring.razzia.queries import actions, legal_moves, summary
 from scoring.razzia.rounds import live_standings
@@ -9,6 +10,7 @@ __all__ = [
     "actions",
     "apply",
     "complete_move",
+    "device_display",
     "legal_moves",
     "live_standings",
     "new_table",

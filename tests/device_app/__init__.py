@@ -1,0 +1,1 @@
+"""Tests of the app's side of the table box: display, reveals, long poll, panel."""
