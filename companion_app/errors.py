@@ -8,6 +8,7 @@ from flask import Flask, Response, current_app, render_template_string, request
 from flask_babel import gettext
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
+from companion_app.i18n import get_locale
 from companion_app.store import StaleVersion, StoreError, TableNotFound
 from scoring.errors import N_, RuleError
 
@@ -47,7 +48,7 @@ def _respond(status: int, message: str, *, translated: str | None = None) -> Res
     else:
         page = render_template_string(
             _PAGE,
-            lang=request.accept_languages.best_match(current_app.config["LANGUAGES"]) or "en",
+            lang=get_locale(),
             status=status,
             title=gettext("That did not work"),
             message=translated or message,
