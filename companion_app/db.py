@@ -44,6 +44,25 @@ CREATE TABLE IF NOT EXISTS log (
     PRIMARY KEY (table_id, seq)
 );
 CREATE INDEX IF NOT EXISTS tables_by_activity ON tables (updated_at);
+-- Reveals (companion_app/reveal.py): one row per armed reveal, ids 1, 2, ... per table; the
+-- latest row is the current reveal unless disarmed. Added without a version bump: older code
+-- never reads these tables, so a database that has them still opens there.
+CREATE TABLE IF NOT EXISTS reveals (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    id INTEGER NOT NULL,
+    seats_json TEXT NOT NULL,
+    locked_json TEXT NOT NULL,
+    disarmed INTEGER NOT NULL DEFAULT 0,
+    revealed_at TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (table_id, id)
+);
+-- App-wide choices, JSON values by key (e.g. "device_table": the table the box follows).
+CREATE TABLE IF NOT EXISTS settings (
+    key TEXT PRIMARY KEY,
+    value_json TEXT NOT NULL
+);
 """
 
 

@@ -1,0 +1,140 @@
+"""The app <-> table box API (docs/device-api.md): device view, followed table, reveals, status.
+
+Views check the request's shape and call `device_feed`, `reveal`, `device_frame` and
+`device_status`; the rules of a reveal live in `scoring.reveal`. Errors are the API's usual
+`{"error": "<sentence>"}` with a 4xx (companion_app/errors.py); a press for a reveal that is
+over is a 409.
+"""
+
+from flask import Blueprint, current_app, request
+
+from companion_app import device_feed, device_frame, reveal
+from companion_app.api import object_body
+from companion_app.device_changes import notify_after_write, wait_for_change
+from companion_app.device_status import REMOTE_TTL_S, get_status
+from companion_app.errors import ApiError
+from companion_app.store import get_store
+from scoring.games import get_game
+from scoring.reveal import StaleReveal
+
+bp = Blueprint("api_device", __name__, url_prefix="/api")
+bp.after_app_request(notify_after_write)
+
+BAD_REQUEST, CONFLICT, CREATED = 400, 409, 201
+#: Longest etag accepted in ?wait= (ours are far shorter; anything longer is not one of ours).
+MAX_ETAG = 200
+STATUS_FIELDS = ("mode", "connected", "port", "hello", "last_seen_ms")
+FOLLOW_EXAMPLE = 'Send {"table": "<table id>"}, or {"table": null} for the default.'
+PRESS_EXAMPLE = '{"id": <reveal id>, "seat": <seat>}'
+ARM_EXAMPLE = "seats: missing; send the seats that must choose, like [0, 2, 3]."
+
+
+@bp.errorhandler(StaleReveal)
+def stale_reveal(error: StaleReveal) -> tuple[dict, int]:
+    """A press for a reveal that is no longer current: 409, the sender should drop it."""
+    return {"error": str(error)}, CONFLICT
+
+
+def _wait_etag() -> str | None:
+    """The etag the client already has (?wait=), or None for an immediate answer."""
+    seen = request.args.get("wait")
+    if seen is not None and len(seen) > MAX_ETAG:
+        raise ApiError(
+            BAD_REQUEST,
+            f"wait must be an etag from an earlier answer (at most {MAX_ETAG} characters).",
+        )
+    return seen
+
+
+@bp.get("/tables/<table_id>/device")
+def table_device(table_id: str) -> dict:
+    """What the box shows for this table; `?wait=<etag>` long-polls for a change."""
+    seen = _wait_etag()
+    if seen is not None:
+        wait_for_change(lambda: device_feed.table_etag(table_id), seen)
+    return device_feed.device_body(table_id)
+
+
+@bp.get("/device")
+def followed_device() -> dict:
+    """The device view of the table the box follows; `?wait=<etag>` long-polls."""
+    seen = _wait_etag()
+    if seen is not None:
+        wait_for_change(device_feed.followed_etag, seen)
+    return device_feed.followed_body()
+
+
+@bp.get("/tables/<table_id>/device/frame")
+def table_frame(table_id: str) -> dict:
+    """The 18 pixels the firmware's renderer draws for this table now, and any animation."""
+    table = get_store().get(table_id)
+    current = reveal.current(table_id)
+    display = get_game(table.game).device_display(table.state)
+    frame = device_frame.render(display, current, table.updated_at)
+    return {"table": table.id, "etag": device_feed.make_etag(table.version, current), **frame}
+
+
+@bp.get("/device/table")
+def get_followed() -> dict:
+    """Which table the box follows: the chosen one, else the latest unfinished table."""
+    return device_feed.followed_table()
+
+
+@bp.put("/device/table")
+def put_followed() -> dict:
+    """Follow {"table": "<id>"}; {"table": null} goes back to the default."""
+    body = object_body()
+    table_id = body.get("table")
+    if "table" not in body or not (table_id is None or isinstance(table_id, str)):
+        raise ApiError(BAD_REQUEST, FOLLOW_EXAMPLE)
+    return device_feed.follow(table_id)
+
+
+@bp.post("/tables/<table_id>/reveal")
+def arm_reveal(table_id: str) -> tuple[dict, int]:
+    """Arm a new reveal for {"seats": [0, 2, 3]}; 201 with the device view."""
+    body = object_body()
+    if "seats" not in body:
+        raise ApiError(BAD_REQUEST, ARM_EXAMPLE)
+    reveal.arm(table_id, body["seats"])
+    return device_feed.device_body(table_id), CREATED
+
+
+@bp.post("/tables/<table_id>/reveal/press")
+def press_reveal(table_id: str) -> dict:
+    """Lock a seat: {"id": 7, "seat": 2}; pressing again answers "duplicate": true."""
+    body = object_body()
+    for field in ("id", "seat"):
+        if field not in body:
+            raise ApiError(BAD_REQUEST, f"{field}: missing; send {PRESS_EXAMPLE}.")
+    _, duplicate = reveal.press(table_id, body["id"], body["seat"])
+    return {**device_feed.device_body(table_id), "duplicate": duplicate}
+
+
+@bp.delete("/tables/<table_id>/reveal")
+def disarm_reveal(table_id: str) -> dict:
+    """No reveal any more (answers the same when none was armed)."""
+    reveal.disarm(table_id)
+    return device_feed.device_body(table_id)
+
+
+@bp.get("/device/status")
+def get_device_status() -> dict:
+    """The bridge's report: mode, connected, port, hello, last_seen_ms."""
+    return get_status(current_app).snapshot()
+
+
+@bp.put("/device/status")
+def put_device_status() -> dict:
+    """A bridge in another process reports (every second; stale after REMOTE_TTL_S)."""
+    body = object_body()
+    unknown = sorted(set(body) - set(STATUS_FIELDS))
+    if unknown:
+        raise ApiError(
+            BAD_REQUEST, f"Unknown field {unknown[0][:40]!r}; send {', '.join(STATUS_FIELDS)}."
+        )
+    try:
+        get_status(current_app).update(**body, ttl_s=REMOTE_TTL_S)
+    except ValueError as refused:
+        raise ApiError(BAD_REQUEST, str(refused)) from None
+    return get_status(current_app).snapshot()
