@@ -1,0 +1,215 @@
+"""The bridge: the box on a serial port follows the app's table, and its buttons feed the app.
+
+Threads: the serial reader (open, HELLO, read, retries, heartbeat; reconnect with backoff when
+the port fails or goes silent), the follower (long poll of the table's device view -> SET and
+ARM/DISARM) and the app worker (PRESS -> POST press; status PUTs). Every device HELLO gets the
+full state. Port errors end a session and reconnect; handler bugs are logged, not reconnects.
+"""
+
+import logging
+import threading
+import time
+
+from companion_app.device import detect, state
+from companion_app.device.appclient import AppUnreachable
+from companion_app.device.follow import AppWorker, Follower
+from companion_app.device.link import Link, LinkEvents
+from firmware import protocol as P
+
+log = logging.getLogger(__name__)
+CLIENT_ERROR, SERVER_ERROR = 400, 500
+
+
+class Bridge(LinkEvents):
+    """Box <-> app. `find_port()` names the port to open (None: no box now); `report(**status)`."""
+
+    READ_TIMEOUT_S = 0.05  # the reader wakes this often for retries and heartbeats
+    BACKOFF_MIN_S = 0.1  # reconnect delays double from here...
+    BACKOFF_MAX_S = 1.0  # ...up to here (a replugged box is back within about a second)
+    STATUS_S = 1.0  # report the status at least this often
+
+    def __init__(self, app_url, find_port, table=None, mode="serial", report=None):
+        self.find_port = find_port
+        self.mode = mode
+        self._report_to = report
+        self._stop = threading.Event()
+        self._desired = state.desired(None)  # replaced whole, never changed in place
+        self._view = None
+        self._table = None
+        self._link = None
+        self._seq = 1
+        self.port_path = None
+        self.sessions = 0  # ports opened
+        self.follower = Follower(app_url, self._on_view, table=table)
+        self.worker = AppWorker(app_url)
+        self._thread = threading.Thread(target=self._serial_loop, name="device-serial", daemon=True)
+
+    # ----- lifecycle ----------------------------------------------------------------------
+
+    def start(self):
+        """Start the three threads; returns self."""
+        self.worker.start()
+        self.follower.start()
+        self._thread.start()
+        return self
+
+    def stop(self):
+        """Stop every thread, close the port and say so in the status."""
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join()
+        self.follower.stop()
+        self.worker.stop()
+        self._report(connected=False, port=None, hello=None, last_seen_ms=None)
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    @property
+    def link(self):
+        """The current session's link, or None while there is no port."""
+        return self._link
+
+    @property
+    def connected(self):
+        """True while a compatible box is answering."""
+        link = self._link
+        return bool(link and link.ready and link.alive())
+
+    # ----- the serial side ----------------------------------------------------------------
+
+    def _serial_loop(self):
+        """Find, open and run the port; after any failure wait (with backoff) and do it again."""
+        delay = self.BACKOFF_MIN_S
+        while not self._stop.is_set():
+            path = self.find_port()
+            port = None
+            if path is not None:
+                try:
+                    port = detect.open_port(path, self.READ_TIMEOUT_S)
+                except (OSError, ValueError) as exc:  # SerialException is an OSError
+                    log.info("cannot open %s: %s", path, exc)
+            if port is None:
+                self._report(connected=False, port=path)
+                self._stop.wait(delay)
+                delay = min(2 * delay, self.BACKOFF_MAX_S)
+                continue
+            delay = self.BACKOFF_MIN_S
+            self._session(port, path)
+            self._stop.wait(self.BACKOFF_MIN_S)
+
+    def _session(self, port, path):
+        """One open port: HELLO, then read and keep the link up until it fails or goes silent."""
+        link = Link(port.write, events=self, seq=self._seq)
+        self._link, self.port_path = link, path
+        self.sessions += 1
+        reported = 0.0
+        try:
+            link.start()
+            while not self._stop.is_set():
+                data = port.read(port.in_waiting or 1)
+                if data:
+                    self._feed(link, data)
+                alive = link.poll()
+                if link.failed is not None:
+                    raise link.failed
+                if not alive:
+                    log.info("the box on %s went silent; looking for it again", path)
+                    break
+                if time.monotonic() - reported >= self.STATUS_S:
+                    reported = time.monotonic()
+                    self._report_link(link)
+        except OSError as exc:  # the port failed: unplugged, reset, gone
+            log.info("the port %s failed: %s", path, exc)
+        finally:
+            self._link = None
+            self._seq = link.next_seq
+            port.close()
+            self._report(connected=False)
+
+    def _feed(self, link, data):
+        """Hand bytes to the link; a bug in handling them is logged, the port stays open."""
+        try:
+            link.data_received(data)
+        except Exception:  # a handler bug, not a port error
+            log.exception("device bridge failed on data from the box")
+
+    # ----- link events (reader thread, under the link's lock: never block here) -----------
+
+    def on_hello(self, fields, compatible):
+        """The box (re)started or answered our HELLO: send it the whole state."""
+        if not compatible:
+            log.warning("the box speaks protocol %s, not %s", fields.get("proto"), P.PROTO_VERSION)
+        self._send_state(force=True)
+        self._report_link(self._link)
+
+    def on_press(self, token, reveal_id, seat):
+        """A seat button: post it to the app; answer the box when the app has it."""
+        link, table, view = self._link, self._table, self._view
+        if table is None:
+            link.answer(token, P.E_RANGE)
+            return
+        body = {"id": state.app_reveal_id(view, reveal_id), "seat": seat - 1}
+        self.worker.submit(lambda client: self._post_press(client, link, token, table, body))
+
+    def on_reveal(self, token, reveal_id, seats):
+        """The box revealed: the app already knows (it saw every press); just acknowledge."""
+        self._link.answer(token)
+
+    def _post_press(self, client, link, token, table, body):
+        """POST the press (worker thread); ACK if taken, NAK if refused, else let the box retry."""
+        try:
+            status, answer = client.request("POST", f"/api/tables/{table}/reveal/press", body)
+        except AppUnreachable:
+            link.forget(token)
+            raise
+        if status < CLIENT_ERROR:
+            link.answer(token)
+        elif status < SERVER_ERROR:
+            log.info("the app refused press %s: %s %s", body, status, answer)
+            link.answer(token, P.E_RANGE)
+        else:
+            link.forget(token)
+
+    # ----- the app side -------------------------------------------------------------------
+
+    def _on_view(self, table, view):
+        """A new device view from the follower (None: no table): send what changed."""
+        self._table, self._view = table, view
+        self._desired = state.desired(view)
+        self._send_state(force=False)
+
+    def _send_state(self, force):
+        """SET and ARM/DISARM from the desired state (assigned before this is called)."""
+        link = self._link
+        if link is None:
+            return
+        payload, kind, reveal = self._desired
+        link.command(P.SET, payload, force=force)
+        link.command(kind, reveal, force=force)
+
+    # ----- status -------------------------------------------------------------------------
+
+    def _report_link(self, link):
+        """Report the link's state: connected, the box's HELLO, how long since we heard it."""
+        if link is None:
+            return
+        age = max(0, round((time.monotonic() - link.heard_at) * 1000))
+        self._report(
+            connected=bool(link.ready and link.alive()),
+            port=self.port_path,
+            hello=link.hello,
+            last_seen_ms=age,
+        )
+
+    def _report(self, **fields):
+        """Pass the status on (a bug or a refusal there never stops the bridge)."""
+        if self._report_to is None:
+            return
+        try:
+            self._report_to(mode=self.mode, **fields)
+        except Exception:  # the status is advisory; the box must keep working
+            log.exception("could not report the bridge status")

@@ -1,0 +1,244 @@
+"""The host end of the wire protocol (docs/protocol.md): framing, sequence numbers, acks, retries.
+
+No thread and no port of its own, in the manner of pyserial's `serial.threaded` protocol
+classes: the bridge's reader thread feeds it received bytes (`data_received`) and calls
+`poll()` on its clock; writes go through the `write` function under a lock. A port error while
+writing is kept in `failed` (the reader thread reconnects); a bug in an event handler is not a
+port error and is logged where it happens.
+"""
+
+import logging
+import threading
+import time
+from collections import deque
+
+from firmware import protocol as P
+
+log = logging.getLogger(__name__)
+
+#: Reliable command slots: the device applies each in order per slot (protocol "Reliability").
+DISPLAY = "display"  # SET
+REVEAL = "reveal"  # ARM / DISARM
+_SLOT = {P.SET: DISPLAY, P.ARM: REVEAL, P.DISARM: REVEAL}
+
+
+class LinkEvents:
+    """What a link reports; the bridge overrides these (they run on the reader thread)."""
+
+    def on_hello(self, fields, compatible):
+        """The device said HELLO (boot, or an answer to ours): send it the full state."""
+
+    def on_press(self, token, reveal_id, seat):
+        """A seat (1..6) pressed; call `Link.answer(token)` once the app took it."""
+
+    def on_reveal(self, token, reveal_id, seats):
+        """The device revealed `seats` (1..6); call `Link.answer(token)`."""
+
+
+class Link:
+    """One session with one device over one open port (a new Link per open)."""
+
+    RETRY_S = 0.3  # resend an unacknowledged SET/ARM/DISARM this often
+    HEARTBEAT_S = 1.0  # send HB when nothing else was sent for this long
+    SILENCE_S = 3.0  # no valid line from the device this long: the link is down
+    HANDLED_MEMORY = 64  # device event seqs remembered for answering duplicates
+
+    def __init__(self, write, events=None, clock=time.monotonic, seq=1):
+        self._write = write
+        self.events = events or LinkEvents()
+        self._clock = clock
+        self._lock = threading.RLock()
+        self._reader = P.LineReader()
+        self._tx_seq = seq  # a reopened port goes on numbering, so late ACKs match nothing
+        self._pending = {}  # slot -> [seq, line, sent_at]
+        self._last = {}  # slot -> (kind, payload) last commanded
+        self._sent_at = self._heard_at = clock()
+        self._epoch = 0  # bumped when the device restarts its numbering
+        self._rx_seq = None  # newest device seq seen
+        self._handled = deque(maxlen=self.HANDLED_MEMORY)
+        self._inflight = set()
+        self.ready = False  # a compatible HELLO arrived: commands may be sent
+        self.hello = None  # fields of the device's last HELLO
+        self.failed = None  # the port error of a failed write, if any
+        self.errors = {P.E_CRC: 0, P.E_FORMAT: 0, P.E_LONG: 0, "nak": 0, "dup": 0, "retry": 0}
+
+    # ----- sending ------------------------------------------------------------------------
+
+    def start(self):
+        """Open the session: HELLO, so the device answers with HELLO and forgets old seqs."""
+        with self._lock:
+            self.ready = False
+            self._pending.clear()
+            self._last.clear()
+            self._heard_at = self._clock()
+            self._send(P.HELLO, f"proto={P.PROTO_VERSION}")
+
+    def command(self, kind, payload="", force=False):
+        """Send SET/ARM/DISARM reliably, unless the same one was the slot's last (or not ready)."""
+        slot = _SLOT[kind]
+        with self._lock:
+            if not self.ready or (not force and self._last.get(slot) == (kind, payload)):
+                return False
+            self._last[slot] = (kind, payload)
+            seq, line = self._send(kind, payload)
+            self._pending[slot] = [seq, line, self._clock()]  # supersedes an older one
+            return True
+
+    def answer(self, token, err=None):
+        """The app took (err None) or refused a device event: ACK or NAK it, once per seq."""
+        epoch, seq = token
+        with self._lock:
+            if epoch != self._epoch:
+                return  # the device restarted since: that seq means something else now
+            self._inflight.discard(seq)
+            self._handled.append(seq)
+            self._reply(seq, err)
+
+    def forget(self, token):
+        """The app could not be reached: the device's retry of this event will be tried again."""
+        with self._lock:
+            if token[0] == self._epoch:
+                self._inflight.discard(token[1])
+
+    def poll(self):
+        """Resend overdue commands and send a heartbeat when due; False if the link is down."""
+        with self._lock:
+            now = self._clock()
+            for entry in self._pending.values():
+                if now - entry[2] >= self.RETRY_S:
+                    entry[2] = now
+                    self.errors["retry"] += 1
+                    self._raw(entry[1])
+            if now - self._sent_at >= self.HEARTBEAT_S:
+                self._send(P.HB)
+            return self.alive(now)
+
+    def alive(self, now=None):
+        """True while the device was heard within SILENCE_S."""
+        now = self._clock() if now is None else now
+        return now - self._heard_at < self.SILENCE_S
+
+    @property
+    def heard_at(self):
+        """When the device was last heard (the link's clock)."""
+        return self._heard_at
+
+    @property
+    def next_seq(self):
+        """The seq of the next line we send."""
+        return self._tx_seq
+
+    def pending(self):
+        """Seqs of the commands still waiting for an answer (for tests and status)."""
+        with self._lock:
+            return sorted(entry[0] for entry in self._pending.values())
+
+    def _send(self, kind, payload=""):
+        """Frame one line with the next seq and write it; (seq, line)."""
+        seq = self._tx_seq
+        self._tx_seq = P.seq_next(seq)
+        line = P.encode(seq, kind, payload)
+        self._raw(line)
+        return seq, line
+
+    def _raw(self, line):
+        """Write bytes; a port error is kept in `failed`, never raised to the caller."""
+        self._sent_at = self._clock()
+        if self.failed is not None:
+            return
+        try:
+            self._write(line)
+        except OSError as exc:  # SerialException is an OSError
+            self.failed = exc
+
+    def _reply(self, seq, err):
+        """ACK or NAK a device event."""
+        if err is None:
+            self._send(P.ACK, f"of={seq}")
+        else:
+            self._send(P.NAK, f"of={seq} err={err}")
+
+    # ----- receiving ----------------------------------------------------------------------
+
+    def data_received(self, data):
+        """Bytes from the port: act on every complete line; bad lines are counted and dropped."""
+        with self._lock:
+            overflows = self._reader.overflows
+            for line in self._reader.feed(data):
+                self._line(line)
+            self.errors[P.E_LONG] += self._reader.overflows - overflows
+
+    def _line(self, line):
+        """Check and dispatch one line."""
+        try:
+            msg = P.decode(line)
+        except P.ProtocolError as exc:
+            self.errors[exc.reason] += 1
+            return
+        self._heard_at = self._clock()
+        if msg.kind == P.HELLO:
+            self._on_hello(msg)
+        if self._rx_seq is None or P.seq_newer(msg.seq, self._rx_seq):
+            self._rx_seq = msg.seq
+        if msg.kind in (P.ACK, P.NAK):
+            self._settle(msg)
+        elif msg.kind in P.RELIABLE_FROM_DEVICE and self.ready:
+            self._event(msg)
+
+    def _on_hello(self, msg):
+        """A device HELLO: a restart if its seq went back; then the full state goes out."""
+        if self._rx_seq is not None and not P.seq_newer(msg.seq, self._rx_seq):
+            self._epoch += 1
+            self._handled.clear()
+            self._inflight.clear()
+        try:
+            fields = msg.fields()
+        except P.ProtocolError:
+            fields = {}
+        self.hello = fields
+        compatible = fields.get("proto") == str(P.PROTO_VERSION)
+        self.ready = compatible
+        self._pending.clear()
+        self._last.clear()
+        self.events.on_hello(fields, compatible)
+
+    def _settle(self, msg):
+        """ACK/NAK of one of our commands: it needs no more retries."""
+        try:
+            fields = msg.fields()
+            of = int(fields.get("of", "-1"))
+        except (P.ProtocolError, ValueError):
+            return
+        if msg.kind == P.NAK:
+            self.errors["nak"] += 1
+            log.warning("the box refused command %s: %s", of, fields.get("err"))
+        for slot, entry in list(self._pending.items()):
+            if entry[0] == of:
+                del self._pending[slot]
+
+    def _event(self, msg):
+        """PRESS/REVEAL: answer a repeat at once, hand a new one to the events once."""
+        seq = msg.seq
+        if seq in self._handled:
+            self.errors["dup"] += 1
+            self._reply(seq, None)
+            return
+        if seq in self._inflight:
+            self.errors["dup"] += 1
+            return
+        try:
+            fields = msg.fields()
+            rid = int(fields["id"])
+            if msg.kind == P.PRESS:
+                target = int(fields["seat"])
+            else:
+                target = [int(s) for s in fields["seats"].split(",") if s]
+        except (P.ProtocolError, KeyError, ValueError):
+            self._reply(seq, P.E_FIELD)
+            return
+        self._inflight.add(seq)
+        token = (self._epoch, seq)
+        if msg.kind == P.PRESS:
+            self.events.on_press(token, rid, target)
+        else:
+            self.events.on_reveal(token, rid, target)

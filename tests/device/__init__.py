@@ -1,0 +1,1 @@
+"""Tests of the host side of the table box: link, bridge, simulator, CLI."""

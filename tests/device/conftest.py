@@ -1,0 +1,38 @@
+"""Fixtures: the real app served live, the simulated box on a pty, the bridge between them."""
+
+import pytest
+
+from companion_app.device.bridge import Bridge
+from companion_app.device.simulator import Simulator
+from tests.device.liveapp import LiveApp
+
+
+@pytest.fixture
+def live(tmp_path):
+    """The companion app on a free port; closed (threads joined) after the test."""
+    server = LiveApp(tmp_path)
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def sim():
+    """A running simulated box; stopped after the test."""
+    box = Simulator().start()
+    yield box
+    box.stop()
+
+
+def start_bridge(live, sim, table=None):
+    """A bridge from `sim`'s current port to `live`, reporting into the app's status."""
+    return Bridge(
+        live.url, lambda: sim.path, table=table, mode="simulator", report=live.status.update
+    ).start()
+
+
+@pytest.fixture
+def bridge(live, sim):
+    """The bridge between the live app and the simulated box; stopped after the test."""
+    running = start_bridge(live, sim)
+    yield running
+    running.stop()

@@ -1,0 +1,153 @@
+"""The real companion app served on a free loopback port in a thread, with a request log."""
+
+import json
+import threading
+import time
+import urllib.error
+import urllib.request
+
+from werkzeug.serving import make_server
+
+from companion_app import create_app
+from companion_app.device_changes import get_feed
+from companion_app.device_status import get_status
+
+REQUEST_TIMEOUT_S = 10.0
+#: Tests hold long polls this long (the app's default is 20 s), so closing joins them quickly.
+TEST_LONG_POLL_S = 0.5
+SERVER_ERROR = 500
+
+
+class RequestLog:
+    """WSGI middleware: every request's method, path and status; press answers' bodies."""
+
+    def __init__(self, wsgi):
+        self.wsgi = wsgi
+        self.lock = threading.Lock()
+        self.entries = []  # (method, path, status)
+        self.presses = []  # (status, body) of every POST .../reveal/press
+
+    def __call__(self, environ, start_response):
+        seen = {}
+
+        def recording_start(status, headers, exc_info=None):
+            seen["status"] = int(status.split()[0])
+            return start_response(status, headers, exc_info)
+
+        body = b"".join(self.wsgi(environ, recording_start))
+        method, path = environ["REQUEST_METHOD"], environ.get("PATH_INFO", "")
+        with self.lock:
+            self.entries.append((method, path, seen["status"]))
+            if method == "POST" and path.endswith("/reveal/press"):
+                self.presses.append((seen["status"], json.loads(body)))
+        return [body]
+
+    def server_errors(self):
+        """Requests answered with a 5xx."""
+        with self.lock:
+            return [e for e in self.entries if e[2] >= SERVER_ERROR]
+
+    def locked_presses(self):
+        """Presses the app took as new (status 200, not a duplicate)."""
+        with self.lock:
+            return [b for s, b in self.presses if s == 200 and not b["duplicate"]]
+
+
+class LiveApp:
+    """create_app on a temporary instance, served by werkzeug; `call()` talks JSON to it."""
+
+    def __init__(self, instance_path, long_poll_s=TEST_LONG_POLL_S):
+        config = {"TESTING": True, "SECRET_KEY": "test", "DEVICE_LONG_POLL_S": long_poll_s}
+        self.app = create_app(config, instance_path=str(instance_path))
+        self.log = RequestLog(self.app.wsgi_app)
+        self.app.wsgi_app = self.log
+        self.server = make_server("127.0.0.1", 0, self.app, threaded=True)
+        self.server.daemon_threads = False  # server_close() joins every request thread
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self._thread.start()
+
+    @property
+    def status(self):
+        """The app's in-process bridge status object."""
+        return get_status(self.app)
+
+    def close(self):
+        """Wake waiting long polls, stop serving, join every request thread."""
+        get_feed(self.app).notify()
+        self.server.shutdown()
+        self._thread.join()
+        get_feed(self.app).notify()
+        self.server.server_close()
+
+    def call(self, method, path, body=None):
+        """(status, JSON) of one request."""
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(
+            self.url + path, data=data, method=method, headers={"Content-Type": "application/json"}
+        )
+        try:
+            with urllib.request.urlopen(req, timeout=REQUEST_TIMEOUT_S) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as refused:
+            with refused:
+                return refused.code, json.loads(refused.read())
+
+    def ok(self, method, path, body=None):
+        """The JSON of a request that must succeed."""
+        status, answer = self.call(method, path, body)
+        assert status < 300, (method, path, status, answer)
+        return answer
+
+
+class Razzia:
+    """A Razzia! table driven through the API: deal, draw police (auctions passed), next round."""
+
+    def __init__(self, live, players=("Ann", "Bob", "Cid", "Dee")):
+        self.live = live
+        table = live.ok("POST", "/api/tables", {"game": "razzia", "players": list(players)})
+        self.id = table["id"]
+        self.table = table
+        self.move({"type": "deal", "sets": ["A", "B", "C", "D"][: len(players)]})
+
+    def move(self, move):
+        """Play one move at the current version."""
+        self.table = self.live.ok(
+            "POST", f"/api/tables/{self.id}/moves", {"version": self.table["version"], "move": move}
+        )
+        return self.table
+
+    def draw_police(self):
+        """The player to act draws a police card; any auction it starts is settled."""
+        self.move({"type": "draw", "seat": self.table["state"]["turn"], "card": "police"})
+        while self.table["actions"]["phase"] == "auction":
+            options = self.table["actions"]
+            seat = options["actor"]
+            if options["can_pass"]:
+                self.move({"type": "pass", "seat": seat})
+            else:
+                self.move({"type": "bid", "seat": seat, "check": min(options["bids"])})
+
+    def next_round(self):
+        """Start the next round after a raid."""
+        self.move({"type": "next_round"})
+
+    def arm(self, seats):
+        """Arm a reveal for these (0-based) seats; its id."""
+        return self.live.ok("POST", f"/api/tables/{self.id}/reveal", {"seats": list(seats)})[
+            "reveal"
+        ]["id"]
+
+    def device(self):
+        """The table's device view."""
+        return self.live.ok("GET", f"/api/tables/{self.id}/device")
+
+
+def wait_until(test, timeout, step=0.01):
+    """Poll test() until it is truthy (returned) or `timeout` seconds pass (None)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = test()
+        if value or time.monotonic() >= deadline:
+            return value
+        time.sleep(step)
