@@ -8,13 +8,11 @@ over is a 409.
 
 from flask import Blueprint, current_app, request
 
-from companion_app import device_feed, device_frame, reveal
+from companion_app import device_feed, reveal
 from companion_app.api import object_body
 from companion_app.device_changes import notify_after_write, wait_for_change
 from companion_app.device_status import REMOTE_TTL_S, get_status
 from companion_app.errors import ApiError
-from companion_app.store import get_store
-from scoring.games import get_game
 from scoring.reveal import StaleReveal
 
 bp = Blueprint("api_device", __name__, url_prefix="/api")
@@ -67,11 +65,7 @@ def followed_device() -> dict:
 @bp.get("/tables/<table_id>/device/frame")
 def table_frame(table_id: str) -> dict:
     """The 18 pixels the firmware's renderer draws for this table now, and any animation."""
-    table = get_store().get(table_id)
-    current = reveal.current(table_id)
-    display = get_game(table.game).device_display(table.state)
-    frame = device_frame.render(display, current, table.updated_at)
-    return {"table": table.id, "etag": device_feed.make_etag(table.version, current), **frame}
+    return device_feed.frame_body(table_id)
 
 
 @bp.get("/device/table")

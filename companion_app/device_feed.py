@@ -7,7 +7,7 @@ can be recomputed with two small queries while a long poll waits.
 
 import json
 
-from companion_app import db, reveal
+from companion_app import db, device_frame, reveal
 from companion_app.store import TableNotFound, get_store
 from scoring.games import get_game
 
@@ -17,11 +17,9 @@ FOLLOW_KEY = "device_table"
 NO_TABLE_ETAG = "none"
 
 
-def make_etag(version: int, current: reveal.Reveal | None) -> str:
-    """`<table version>:<reveal id or 0>:<seats locked>`; changes whenever the body does."""
-    if current is None:
-        return f"{version}:0:0"
-    return f"{version}:{current.id}:{len(current.locked)}"
+def make_etag(version: int, reveal_tag: str) -> str:
+    """`<table version>:<reveal tag>`; changes whenever the body does (never goes back)."""
+    return f"{version}:{reveal_tag}"
 
 
 def table_etag(table_id: str) -> str:
@@ -29,21 +27,34 @@ def table_etag(table_id: str) -> str:
     row = db.get_db().execute("SELECT version FROM tables WHERE id = ?", (table_id,)).fetchone()
     if row is None:
         raise TableNotFound(table_id)
-    return make_etag(row["version"], reveal.current(table_id))
+    return make_etag(row["version"], reveal.current_and_tag(table_id)[1])
 
 
 def device_body(table_id: str) -> dict:
     """The device view of a table: display, reveal, player names, version and etag."""
     table = get_store().get(table_id)
     rules = get_game(table.game)
-    current = reveal.current(table_id)
+    current, tag = reveal.current_and_tag(table_id)
     return {
         "table": table.id,
         "version": table.version,
-        "etag": make_etag(table.version, current),
+        "etag": make_etag(table.version, tag),
         "display": rules.device_display(table.state),
         "reveal": None if current is None else current.as_json(),
         "players": list(rules.summary(table.state)["players"]),
+    }
+
+
+def frame_body(table_id: str) -> dict:
+    """The panel's view of a table: the firmware-rendered pixels, seat states and reveal."""
+    table = get_store().get(table_id)
+    current, tag = reveal.current_and_tag(table_id)
+    display = get_game(table.game).device_display(table.state)
+    return {
+        "table": table.id,
+        "etag": make_etag(table.version, tag),
+        "reveal": None if current is None else current.as_json(),
+        **device_frame.render(display, current, table.updated_at),
     }
 
 

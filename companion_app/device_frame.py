@@ -29,6 +29,8 @@ TICKS_MASK = (1 << 30) - 1
 RAID_MS = firmware_frame.Frame.RAID_MS
 COUNTDOWN_MS = firmware_box.Box.COUNTDOWN_MS
 RAID, COUNTDOWN = "raid", "countdown"
+#: Names of the firmware's SEAT_* codes, in code order (off = no such seat at the table).
+SEAT_NAMES = ("off", "idle", "armed", "locked", "revealed")
 
 
 def _elapsed_ms(since: datetime, now: float) -> int:
@@ -81,7 +83,7 @@ def build_scene(display: dict, current: Reveal | None, changed_at: datetime, now
 
 
 def render(display: dict, current: Reveal | None, changed_at: datetime, now: float | None = None):
-    """The panel's frame: 18 (r, g, b) pixels as the strip gets them, plus the animation."""
+    """The panel's frame: 18 (r, g, b) pixels as the strip gets them, seat states, animation."""
     now = time.time() if now is None else now
     scene, tick, animation, left_ms = build_scene(display, current, changed_at, now)
     drawn = firmware_frame.Frame()
@@ -92,6 +94,7 @@ def render(display: dict, current: Reveal | None, changed_at: datetime, now: flo
         "cap": layout.MAX_LEVEL,
         "animation": animation,
         "remaining_ms": left_ms,
+        "seats": [SEAT_NAMES[code] for code in scene.seat],
         "layout": {
             "police": [layout.POLICE_FIRST, layout.POLICE_LEDS],
             "round": [layout.ROUND_FIRST, layout.ROUND_LEDS],

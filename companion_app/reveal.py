@@ -17,6 +17,10 @@ from companion_app.store import Table, get_store
 from scoring import reveal as rules
 from scoring.games import get_game
 
+#: Reveal tags (part of the device etag): no reveal was ever armed; the latest was disarmed.
+NEVER_ARMED = "0"
+DISARMED = "off"
+
 
 @dataclass(frozen=True)
 class Reveal:
@@ -77,6 +81,17 @@ def _from_row(row: sqlite3.Row | None) -> Reveal | None:
 def current(table_id: str) -> Reveal | None:
     """The table's current reveal, or None (no check that the table exists)."""
     return _from_row(_latest(db.get_db(), table_id))
+
+
+def current_and_tag(table_id: str) -> tuple[Reveal | None, str]:
+    """The current reveal and a tag that changes with every arm, press and disarm."""
+    row = _latest(db.get_db(), table_id)
+    if row is None:
+        return None, NEVER_ARMED
+    found = _from_row(row)
+    if found is None:
+        return None, f"{row['id']}:{DISARMED}"
+    return found, f"{found.id}:{len(found.locked)}"
 
 
 def arm(table_id: str, seats: object) -> Reveal:

@@ -1,0 +1,179 @@
+// The on-screen table box: long-polls the device view, paints the frame the firmware's own
+// renderer drew on the server, and presses seats. The contract is docs/device-api.md.
+(function () {
+  "use strict";
+
+  var FRAME_POLL_MS = 100; // while the raid or the reveal countdown runs
+  var STATUS_POLL_MS = 2000; // bridge badge and "shown on the box"
+  var RETRY_MS = 2000; // after the companion could not be reached
+
+  function sleep(ms) {
+    return new Promise(function (resolve) { setTimeout(resolve, ms); });
+  }
+
+  function fill(template, values) {
+    return template.replace(/\{(\w+)\}/g, function (_all, key) { return String(values[key]); });
+  }
+
+  // A strip level (0..cap per channel) as the screen colour it stands for.
+  function screenColour(pixel, cap) {
+    var channels = pixel.map(function (level) { return Math.min(255, Math.round(level * 255 / cap)); });
+    return "rgb(" + channels.join(", ") + ")";
+  }
+
+  function Refusal(message) { this.message = message; }
+
+  async function call(url, method, body) {
+    var options = { method: method || "GET", headers: { Accept: "application/json" } };
+    if (body !== undefined) {
+      options.headers["Content-Type"] = "application/json";
+      options.body = JSON.stringify(body);
+    }
+    var response = await fetch(url, options);
+    var answer = await response.json();
+    if (!response.ok) throw new Refusal(answer.error);
+    return answer;
+  }
+
+  function start(root) {
+    var data = root.dataset;
+    var text = JSON.parse(root.querySelector(".device-text").textContent);
+    var etag = data.etag;
+    var revealId = null;
+    var refreshing = null;
+    var errorBox = root.querySelector(".device-error");
+
+    function showError(message) {
+      errorBox.textContent = message || "";
+      errorBox.hidden = !message;
+    }
+
+    function paintSeats(frame) {
+      root.querySelectorAll(".seat-button").forEach(function (button) {
+        var seat = Number(button.dataset.seat);
+        var state = frame.seats[seat];
+        var pixel = frame.layout.seat[0] + seat;
+        button.dataset.state = state;
+        button.disabled = state !== "armed";
+        button.querySelector(".seat-state").textContent = text.seat[state];
+        button.querySelector(".led").style.setProperty("--led", screenColour(frame.pixels[pixel], frame.cap));
+      });
+    }
+
+    function paintReveal(reveal) {
+      var line = text.no_reveal;
+      if (reveal && reveal.revealed) line = fill(text.revealed, { id: reveal.id });
+      else if (reveal) line = fill(text.progress, { id: reveal.id, locked: reveal.locked.length, armed: reveal.seats.length });
+      root.querySelector(".reveal-status").textContent = line;
+      root.querySelector("[data-action=disarm]").disabled = !reveal;
+      revealId = reveal ? reveal.id : null;
+    }
+
+    function paint(frame) {
+      root.querySelectorAll(".device-strip .led").forEach(function (led) {
+        var pixel = frame.pixels[Number(led.dataset.pixel)];
+        led.dataset.level = pixel.join(",");
+        led.style.setProperty("--led", screenColour(pixel, frame.cap));
+      });
+      paintSeats(frame);
+      paintReveal(frame.reveal);
+      root.dataset.animation = frame.animation || "";
+    }
+
+    async function animate() {
+      var frame = await call(data.frameUrl);
+      paint(frame);
+      while (frame.animation) {
+        await sleep(FRAME_POLL_MS);
+        frame = await call(data.frameUrl);
+        paint(frame);
+      }
+    }
+
+    function refresh() {
+      if (!refreshing) {
+        refreshing = animate().finally(function () { refreshing = null; });
+      }
+      return refreshing;
+    }
+
+    async function watch() {
+      for (;;) {
+        try {
+          await refresh();
+          var body = await call(data.deviceUrl + "?wait=" + encodeURIComponent(etag));
+          etag = body.etag;
+          showError("");
+        } catch (error) {
+          showError(error instanceof Refusal ? error.message : text.offline);
+          await sleep(RETRY_MS);
+        }
+      }
+    }
+
+    async function watchStatus() {
+      var badge = root.querySelector(".device-badge");
+      var follow = root.querySelector(".device-follow");
+      for (;;) {
+        try {
+          var status = await call(data.statusUrl);
+          var state = status.mode === "virtual" ? "virtual" : status.connected ? "connected" : "disconnected";
+          badge.dataset.state = state;
+          badge.textContent = text.badge[state];
+          var followed = (await call(data.followUrl)).table === data.table;
+          follow.setAttribute("aria-pressed", String(followed));
+          follow.textContent = followed ? text.followed : text.follow;
+        } catch (_error) {
+          // the device loop reports the companion being unreachable
+        }
+        await sleep(STATUS_POLL_MS);
+      }
+    }
+
+    async function act(method, url, body) {
+      try {
+        var answer = await call(url, method, body);
+        showError("");
+        await refresh();
+        return answer;
+      } catch (error) {
+        showError(error instanceof Refusal ? error.message : text.offline);
+        return null;
+      }
+    }
+
+    root.addEventListener("click", function (event) {
+      var button = event.target.closest("button");
+      if (!button || button.disabled || !root.contains(button)) return;
+      if (button.classList.contains("seat-button")) {
+        act("POST", data.pressUrl, { id: revealId, seat: Number(button.dataset.seat) });
+      } else if (button.dataset.action === "arm") {
+        var seats = [];
+        for (var seat = 0; seat < Number(data.seatCount); seat += 1) seats.push(seat);
+        act("POST", data.revealUrl, { seats: seats });
+      } else if (button.dataset.action === "disarm") {
+        act("DELETE", data.revealUrl);
+      } else if (button.classList.contains("device-follow")) {
+        act("PUT", data.followUrl, { table: data.table }).then(function (answer) {
+          if (!answer) return;
+          button.setAttribute("aria-pressed", "true");
+          button.textContent = text.followed;
+        });
+      }
+    });
+
+    watch();
+    watchStatus();
+  }
+
+  function startAll() {
+    document.querySelectorAll(".device-panel").forEach(function (root) {
+      if (root.dataset.started) return;
+      root.dataset.started = "1";
+      start(root);
+    });
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", startAll);
+  else startAll();
+})();

@@ -1,0 +1,100 @@
+"""The on-screen table box: a standalone page, and the panel partial any table page includes.
+
+The panel (`templates/device/_panel.html`) is drawn from `device_panel(table_id)`, a template
+global, so a page includes it with the table id alone:
+
+    {% with table_id = table.id %}{% include "device/_panel.html" %}{% endwith %}
+
+Its script (`static/device/device.js`) keeps it live through the device API.
+"""
+
+from flask import Blueprint, current_app, render_template
+from flask_babel import gettext
+
+from companion_app import device_feed
+from companion_app.device_status import VIRTUAL, get_status
+
+bp = Blueprint("device_web", __name__)
+
+#: Full scale of a screen colour channel; strip levels are scaled up from the firmware's cap.
+SCREEN_MAX = 255
+
+
+def panel_text() -> dict:
+    """The panel's words in the page's language; {id}-style slots are filled by the script."""
+    return {
+        "seat": {
+            "off": "",
+            "idle": gettext("waiting"),
+            "armed": gettext("choosing"),
+            "locked": gettext("locked in"),
+            "revealed": gettext("revealed"),
+        },
+        "badge": {
+            "virtual": gettext("Virtual box"),
+            "connected": gettext("Box connected"),
+            "disconnected": gettext("Box disconnected"),
+        },
+        "no_reveal": gettext("No reveal armed"),
+        "progress": gettext(
+            "Reveal %(id)s: %(locked)s of %(armed)s locked in",
+            id="{id}",
+            locked="{locked}",
+            armed="{armed}",
+        ),
+        "revealed": gettext("Reveal %(id)s: revealed", id="{id}"),
+        "follow": gettext("Show on the box"),
+        "followed": gettext("The box shows this table"),
+        "offline": gettext("The companion cannot be reached; trying again."),
+    }
+
+
+def badge_state(status: dict) -> str:
+    """virtual (no box), connected, or disconnected (grey), from the bridge status."""
+    if status["mode"] == VIRTUAL:
+        return "virtual"
+    return "connected" if status["connected"] else "disconnected"
+
+
+def reveal_line(reveal: dict | None, text: dict) -> str:
+    """The one-line progress of the current reveal."""
+    if reveal is None:
+        return text["no_reveal"]
+    if reveal["revealed"]:
+        return text["revealed"].format(id=reveal["id"])
+    return text["progress"].format(
+        id=reveal["id"], locked=len(reveal["locked"]), armed=len(reveal["seats"])
+    )
+
+
+def led_css(pixel: list, cap: int) -> str:
+    """A strip level (0..cap per channel) as the screen colour it stands for."""
+    red, green, blue = (min(SCREEN_MAX, round(level * SCREEN_MAX / cap)) for level in pixel)
+    return f"rgb({red}, {green}, {blue})"
+
+
+@bp.app_template_global()
+def device_panel(table_id: str) -> dict:
+    """Everything the panel partial shows at first paint; the script updates it after."""
+    body = device_feed.device_body(table_id)
+    frame = device_feed.frame_body(table_id)
+    text = panel_text()
+    status = get_status(current_app).snapshot()
+    return {
+        "table_id": table_id,
+        "body": body,
+        "frame": frame,
+        "leds": [led_css(pixel, frame["cap"]) for pixel in frame["pixels"]],
+        "seats": list(enumerate(body["players"]))[: body["display"]["seats"]],
+        "followed": device_feed.followed_table()["table"] == table_id,
+        "badge": badge_state(status),
+        "reveal_line": reveal_line(body["reveal"], text),
+        "text": text,
+    }
+
+
+@bp.get("/tables/<table_id>/box")
+def box(table_id: str) -> str:
+    """The panel on a page of its own, for a tablet or a second screen at the table."""
+    panel = device_panel(table_id)
+    return render_template("device/box.html", panel=panel, names=panel["body"]["players"])
