@@ -40,7 +40,7 @@ class Bridge(LinkEvents):
         self._seq = 1
         self.port_path = None
         self.sessions = 0  # ports opened
-        self.follower = Follower(app_url, self._on_view, table=table)
+        self.follower = Follower(app_url, self.show, table=table)
         self.worker = AppWorker(app_url)
         self._thread = threading.Thread(target=self._serial_loop, name="device-serial", daemon=True)
 
@@ -104,7 +104,7 @@ class Bridge(LinkEvents):
     def _session(self, port, path):
         """One open port: HELLO, then read and keep the link up until it fails or goes silent."""
         link = Link(port.write, events=self, seq=self._seq)
-        self._link, self.port_path = link, path
+        self.attach(link, path)
         self.sessions += 1
         reported = 0.0
         try:
@@ -129,6 +129,10 @@ class Bridge(LinkEvents):
             self._seq = link.next_seq
             port.close()
             self._report(connected=False)
+
+    def attach(self, link, path=None):
+        """Make `link` (on port `path`) the current session's link."""
+        self._link, self.port_path = link, path
 
     def _feed(self, link, data):
         """Hand bytes to the link; a bug in handling them is logged, the port stays open."""
@@ -176,8 +180,8 @@ class Bridge(LinkEvents):
 
     # ----- the app side -------------------------------------------------------------------
 
-    def _on_view(self, table, view):
-        """A new device view from the follower (None: no table): send what changed."""
+    def show(self, table, view):
+        """Show a device view (the follower's; None: no table) on the box: send what changed."""
         self._table, self._view = table, view
         self._desired = state.desired(view)
         self._send_state(force=False)
