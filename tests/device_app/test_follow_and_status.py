@@ -1,0 +1,129 @@
+"""Which table the box follows, and the bridge status (docs/device-api.md)."""
+
+import time
+
+from companion_app.device_status import REMOTE_TTL_S, DeviceStatus, get_status
+
+
+def followed(device) -> dict:
+    """GET /api/device/table."""
+    status, body = device.call("GET", "/api/device/table")
+    assert status == 200
+    return body
+
+
+def test_no_tables_nothing_to_follow(device):
+    """An empty database: null, and /api/device has an empty body."""
+    assert followed(device) == {"table": None, "chosen": False}
+    status, body = device.call("GET", "/api/device")
+    assert status == 200 and body["table"] is None and body["etag"] == "none"
+
+
+def test_the_default_is_the_unfinished_table_with_the_latest_activity(device):
+    """The table most recently played follows; a newer table takes over when it moves."""
+    first = device.dealt()
+    second = device.dealt()
+    assert followed(device) == {"table": second["id"], "chosen": False}
+    device.police(first, 1)
+    assert followed(device)["table"] == first["id"]
+
+
+def test_a_finished_table_is_not_the_default(device):
+    """A game over table is skipped by the default (2 players, 3 raids of 5 police)."""
+    live = device.dealt()
+    done = device.dealt(["Ann", "Bob"])
+    for _ in range(3):
+        done = device.police(done, 5)
+        if done["state"]["phase"] == "round_end":
+            done = device.move(done, {"type": "next_round"})
+    assert done["finished"]
+    assert followed(device)["table"] == live["id"]
+
+
+def test_choosing_a_table_sticks_until_reset(device):
+    """PUT sets the choice; a later move elsewhere does not move the box; null resets it."""
+    first = device.dealt()
+    second = device.dealt()
+    status, body = device.call("PUT", "/api/device/table", {"table": first["id"]})
+    assert status == 200 and body == {"table": first["id"], "chosen": True}
+    device.police(second, 1)
+    assert followed(device) == {"table": first["id"], "chosen": True}
+    status, body = device.call("PUT", "/api/device/table", {"table": None})
+    assert body == {"table": second["id"], "chosen": False}
+
+
+def test_the_followed_device_view_carries_the_table_in_its_etag(device):
+    """GET /api/device is the followed table's view, etag prefixed with its id."""
+    table = device.dealt()
+    status, body = device.call("GET", "/api/device")
+    assert status == 200
+    assert body["table"] == table["id"]
+    assert body["etag"] == f"{table['id']}/{device.view(table['id'])[1]['etag']}"
+
+
+def test_choosing_another_table_wakes_the_followed_long_poll(device):
+    """The etag changes with the followed table, so a waiting poll answers."""
+    first = device.dealt()
+    second = device.dealt()
+    etag = device.call("GET", "/api/device")[1]["etag"]
+    device.call("PUT", "/api/device/table", {"table": first["id"]})
+    started = time.monotonic()
+    status, body = device.call("GET", f"/api/device?wait={etag}")
+    assert body["table"] == first["id"] != second["id"]
+    assert time.monotonic() - started < 0.5
+
+
+def test_without_a_bridge_the_status_is_virtual(device):
+    """No bridge reported: the panel is the device."""
+    status, body = device.call("GET", "/api/device/status")
+    assert status == 200
+    assert body == {
+        "mode": "virtual",
+        "connected": False,
+        "port": None,
+        "hello": None,
+        "last_seen_ms": None,
+    }
+
+
+def test_the_in_process_bridge_reports_through_get_status(app, device):
+    """What the bridge in `companion serve` sets is what the API shows."""
+    hello = {"fw": "0.1.0", "proto": 1, "uid": "a1b2"}
+    get_status(app).update(mode="serial", connected=True, port="/dev/ttyUSB0", hello=hello)
+    body = device.call("GET", "/api/device/status")[1]
+    assert body["mode"] == "serial" and body["connected"] is True
+    assert body["port"] == "/dev/ttyUSB0" and body["hello"] == hello
+
+
+def test_a_remote_bridge_puts_its_status(device):
+    """PUT changes the given fields and answers with the whole status."""
+    report = {"mode": "remote", "connected": True, "port": "/dev/ttyACM0", "last_seen_ms": 40}
+    status, body = device.call("PUT", "/api/device/status", report)
+    assert status == 200
+    assert body["mode"] == "remote" and body["connected"] is True
+    assert body["port"] == "/dev/ttyACM0" and body["hello"] is None
+    assert 40 <= body["last_seen_ms"] < 1000
+
+
+def test_a_remote_report_expires():
+    """A bridge that stops reporting reads as disconnected after REMOTE_TTL_S."""
+    now = [100.0]
+    status = DeviceStatus(clock=lambda: now[0])
+    status.update(mode="remote", connected=True, last_seen_ms=0, ttl_s=REMOTE_TTL_S)
+    now[0] += REMOTE_TTL_S - 0.1
+    assert status.snapshot()["connected"] is True
+    now[0] += 0.2
+    snapshot = status.snapshot()
+    assert snapshot["connected"] is False
+    assert snapshot["last_seen_ms"] == round((REMOTE_TTL_S + 0.1) * 1000)
+
+
+def test_an_in_process_report_does_not_expire():
+    """Without ttl_s the bridge's own word stands until it changes it."""
+    now = [0.0]
+    status = DeviceStatus(clock=lambda: now[0])
+    status.update(mode="simulator", connected=True)
+    now[0] += 3600
+    assert status.snapshot()["connected"] is True
+    status.reset()
+    assert status.snapshot()["mode"] == "virtual"

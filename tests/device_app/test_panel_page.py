@@ -1,0 +1,62 @@
+"""The standalone box page and the panel partial, rendered on the server."""
+
+import json
+import re
+
+from flask import render_template_string
+
+from companion_app.web_device import led_css
+
+INCLUDE_WITH_ID = '{% with table_id = tid %}{% include "device/_panel.html" %}{% endwith %}'
+INCLUDE_WITH_TABLE = '{% include "device/_panel.html" %}'
+
+
+def test_the_box_page_shows_the_strip_and_a_button_per_seat(client, device):
+    """18 LEDs coloured from the firmware frame, one button per player with the name."""
+    table = device.police(device.dealt(), 2)
+    page = client.get(f"/tables/{table['id']}/box").get_data(as_text=True)
+    assert page.count('class="led" data-pixel=') == 18
+    for seat, name in enumerate(["Ann", "Bob", "Cid", "Dee"]):
+        assert re.search(rf'data-testid="seat-{seat}".*?{seat + 1} · {name}', page, re.S)
+    assert 'data-testid="seat-4"' not in page
+    frame = device.frame(table["id"])[1]
+    first_police = led_css(frame["pixels"][0], frame["cap"])
+    level = ",".join(map(str, frame["pixels"][0]))
+    assert re.search(rf'data-testid="led-0"\s+data-level="{level}"', page)
+    assert f"--led: {first_police}" in page
+
+
+def test_an_unknown_table_has_no_box_page(client):
+    """404 as an HTML page, like every other page."""
+    response = client.get("/tables/nosuchtb/box")
+    assert response.status_code == 404 and response.mimetype == "text/html"
+
+
+def test_the_partial_includes_with_a_table_id_or_a_table(app, device):
+    """The table view can include it with one line, either way."""
+    table = device.dealt()
+
+    class Row:
+        id = table["id"]
+
+    with app.test_request_context("/"):
+        by_id = render_template_string(INCLUDE_WITH_ID, tid=table["id"])
+        by_table = render_template_string(INCLUDE_WITH_TABLE, table=Row())
+    assert by_id == by_table
+    assert f'data-table="{table["id"]}"' in by_id
+
+
+def test_the_script_gets_its_words_with_slots_to_fill(client, device):
+    """The panel's words travel as JSON; the progress line keeps {id}-style slots."""
+    table = device.dealt()
+    page = client.get(f"/tables/{table['id']}/box").get_data(as_text=True)
+    raw = re.search(r'class="device-text">(.*?)</script>', page, re.S).group(1)
+    text = json.loads(raw)
+    assert text["progress"] == "Reveal {id}: {locked} of {armed} locked in"
+    assert set(text["badge"]) == {"virtual", "connected", "disconnected"}
+
+
+def test_led_colours_scale_strip_levels_to_the_screen():
+    """The cap (76) shows as full brightness; nothing goes past 255."""
+    assert led_css([76, 0, 38], 76) == "rgb(255, 0, 128)"
+    assert led_css([80, 0, 0], 76) == "rgb(255, 0, 0)"
