@@ -36,3 +36,33 @@ def bridge(live, sim):
     running = start_bridge(live, sim)
     yield running
     running.stop()
+
+
+@pytest.fixture
+def make_sim():
+    """Simulators with options (filters); all stopped after the test."""
+    made = []
+
+    def make(**options):
+        box = Simulator(**options).start()
+        made.append(box)
+        return box
+
+    yield make
+    for box in made:
+        box.stop()
+
+
+@pytest.fixture
+def make_bridge(live):
+    """Bridges from a simulator to the live app; all stopped after the test."""
+    made = []
+
+    def make(box, table=None):
+        running = start_bridge(live, box, table)
+        made.append(running)
+        return running
+
+    yield make
+    for running in made:
+        running.stop()

@@ -1,5 +1,6 @@
 """The real companion app served on a free loopback port in a thread, with a request log."""
 
+import io
 import json
 import threading
 import time
@@ -25,21 +26,26 @@ class RequestLog:
         self.wsgi = wsgi
         self.lock = threading.Lock()
         self.entries = []  # (method, path, status)
-        self.presses = []  # (status, body) of every POST .../reveal/press
+        self.presses = []  # (request JSON, status, answer JSON) of every POST .../reveal/press
 
     def __call__(self, environ, start_response):
         seen = {}
+        method, path = environ["REQUEST_METHOD"], environ.get("PATH_INFO", "")
+        is_press = method == "POST" and path.endswith("/reveal/press")
+        if is_press:
+            size = int(environ.get("CONTENT_LENGTH") or 0)
+            asked = environ["wsgi.input"].read(size)
+            environ["wsgi.input"] = io.BytesIO(asked)
 
         def recording_start(status, headers, exc_info=None):
             seen["status"] = int(status.split()[0])
             return start_response(status, headers, exc_info)
 
         body = b"".join(self.wsgi(environ, recording_start))
-        method, path = environ["REQUEST_METHOD"], environ.get("PATH_INFO", "")
         with self.lock:
             self.entries.append((method, path, seen["status"]))
-            if method == "POST" and path.endswith("/reveal/press"):
-                self.presses.append((seen["status"], json.loads(body)))
+            if is_press:
+                self.presses.append((json.loads(asked), seen["status"], json.loads(body)))
         return [body]
 
     def server_errors(self):
@@ -47,10 +53,14 @@ class RequestLog:
         with self.lock:
             return [e for e in self.entries if e[2] >= SERVER_ERROR]
 
-    def locked_presses(self):
-        """Presses the app took as new (status 200, not a duplicate)."""
+    def taken(self):
+        """(reveal id, seat) of every press the app took as new (200, not a duplicate)."""
         with self.lock:
-            return [b for s, b in self.presses if s == 200 and not b["duplicate"]]
+            return [
+                (asked["id"], asked["seat"])
+                for asked, status, answer in self.presses
+                if status == 200 and not answer["duplicate"]
+            ]
 
 
 class LiveApp:

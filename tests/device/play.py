@@ -1,0 +1,74 @@
+"""Playing a table against the simulated box: taps, expected LEDs, press accounting."""
+
+import time
+
+from tests.device.liveapp import wait_until
+
+HOLD_S = 0.06  # a press longer than the firmware's 50 ms debounce window
+RECOVER_S = 3.0  # the issue's bound: the LEDs show the right state again within 3 s
+
+
+def tap(sim, seat, hold=HOLD_S):
+    """Press and release a seat button."""
+    sim.press(seat)
+    time.sleep(hold)
+    sim.release(seat)
+
+
+def expected_seats(view):
+    """The seat pixels the app's device view means, after any countdown ran out."""
+    display, reveal = view["display"], view["reveal"]
+    out = []
+    for i in range(6):
+        if i >= display["seats"]:
+            out.append("off")
+        elif reveal and i in reveal["seats"]:
+            if reveal["revealed"]:
+                out.append("white")
+            else:
+                out.append("locked" if i in reveal["locked"] else "armed")
+        else:
+            out.append("idle")
+    return out
+
+
+def shows_view(leds, view):
+    """True if the strip shows the app's device view."""
+    d = view["display"]
+    police_ok = leds.police == d["police"] and leds.limit == d["limit"] and not leds.raid
+    return (
+        police_ok
+        and leds.round == d["round"]
+        and not leds.disconnected
+        and leds.seat_px == expected_seats(view)
+    )
+
+
+def assert_recovers(sim, game, within=RECOVER_S, after_frame=0):
+    """The strip shows the app's current view within `within` s (counting only frames after
+    `after_frame`, e.g. the first one a rebooted box draws); the seconds it took."""
+    started = time.monotonic()
+
+    def right():
+        view = game.device()
+        return sim.frames > after_frame and shows_view(sim.leds(), view)
+
+    ok = wait_until(right, within, step=0.02)
+    assert ok, f"box shows {sim.leds()} for {game.device()}"
+    return time.monotonic() - started
+
+
+def wait_locked(game, seats, timeout):
+    """Wait until the app's current reveal has exactly these seats locked; the reveal."""
+
+    def locked():
+        reveal = game.device()["reveal"]
+        return reveal if reveal and sorted(reveal["locked"]) == sorted(seats) else None
+
+    return wait_until(locked, timeout, step=0.02)
+
+
+def assert_each_press_once(live, expected):
+    """The app took exactly the presses `expected` ((reveal id, seat) pairs), each once."""
+    taken = live.log.taken()
+    assert sorted(taken) == sorted(expected), taken

@@ -1,0 +1,78 @@
+"""Port detection by VID:PID, opening without a reset, and the app view -> wire state mapping."""
+
+import serial
+from serial.tools.list_ports_common import ListPortInfo
+
+from companion_app.device import detect, state
+from firmware import protocol as P
+
+
+def port(device, vid=None, pid=None, description="n/a"):
+    """A ListPortInfo like list_ports.comports() returns."""
+    info = ListPortInfo(device, skip_link_detection=True)
+    info.vid, info.pid, info.description = vid, pid, description
+    return info
+
+
+PORTS = [
+    port("/dev/ttyS0"),
+    port("/dev/ttyUSB1", 0x1A86, 0x7523, "USB Serial"),
+    port("/dev/ttyUSB0", 0x10C4, 0xEA60, "CP2102N USB to UART Bridge Controller"),
+    port("/dev/ttyACM0", 0x303A, 0x1001, "USB JTAG/serial debug unit"),
+    port("/dev/ttyACM1", 0x2341, 0x0043, "Arduino Uno"),
+]
+
+
+def test_known_chips_are_candidates_and_others_are_not():
+    assert detect.candidates(PORTS) == [
+        ("/dev/ttyACM0", "Espressif native USB"),
+        ("/dev/ttyUSB0", "CP210x"),
+        ("/dev/ttyUSB1", "CH340"),
+    ]
+    assert detect.find_board(PORTS) == "/dev/ttyACM0"
+    assert detect.find_board([PORTS[0], PORTS[4]]) is None
+
+
+def test_an_explicit_port_wins_over_detection():
+    assert detect.port_finder("/dev/ttyX")() == "/dev/ttyX"
+    assert detect.port_finder(None) is detect.find_board
+
+
+def test_the_port_list_marks_the_boxes():
+    lines = detect.describe_ports(PORTS)
+    assert lines[0].startswith("/dev/ttyACM0  303a:1001") and "box?" in lines[0]
+    assert "box?" not in lines[1] and lines[-1].startswith("/dev/ttyUSB1  1a86:7523")
+
+
+def test_opening_sets_dtr_and_rts_low_before_open(monkeypatch):
+    seen = []
+
+    class Recorder(serial.Serial):
+        def open(self):
+            seen.append((self.port, self.dtr, self.rts, self.baudrate))
+
+    monkeypatch.setattr(serial, "Serial", Recorder)
+    detect.open_port("/dev/ttyUSB0", 0.05)
+    assert seen == [("/dev/ttyUSB0", False, False, 115200)]
+
+
+def test_a_display_becomes_a_set_line_the_firmware_accepts():
+    display = {"police": 3, "limit": 7, "round": 2, "rounds": 3, "seats": 4}
+    assert state.set_payload(display) == "police=3 limit=7 round=2 rounds=3 seats=4"
+    wild = {"police": 9, "limit": 5, "round": 8, "rounds": 9, "seats": 10}
+    assert state.set_payload(wild) == "police=5 limit=5 round=5 rounds=5 seats=6"
+    assert state.set_payload(None) == "police=0 limit=7 round=0 rounds=5 seats=0"
+
+
+def test_reveals_become_arm_or_disarm_with_seats_numbered_from_1():
+    reveal = {"id": 7, "seats": [0, 2, 3], "locked": [2], "revealed": False}
+    assert state.reveal_command(reveal) == (P.ARM, "id=7 seats=1,3,4 locked=3")
+    assert state.reveal_command({"id": 1, "seats": [1], "locked": []}) == (P.ARM, "id=1 seats=2")
+    assert state.reveal_command(None) == (P.DISARM, "")
+
+
+def test_reveal_ids_wrap_on_the_wire_and_map_back():
+    assert state.wire_id(65535) == 65535 and state.wire_id(65536) == 1
+    view = {"reveal": {"id": 65536, "seats": [0], "locked": []}}
+    assert state.app_reveal_id(view, 1) == 65536
+    assert state.app_reveal_id(view, 2) == 2 and state.app_reveal_id(None, 3) == 3

@@ -1,0 +1,227 @@
+"""The link on its own: framing, retries, acks, duplicates, restarts, bad lines (fake clock)."""
+
+import pytest
+import serial
+
+from companion_app.device.link import Link, LinkEvents
+from firmware import protocol as P
+
+HELLO_FIELDS = "fw=0.1.0 proto=1 board=test uid=1 leds=18 buttons=6 layout=7,5,6"
+
+
+class Clock:
+    """A settable clock."""
+
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+class Events(LinkEvents):
+    """Records what the link reports."""
+
+    def __init__(self):
+        self.hellos, self.presses, self.reveals = [], [], []
+
+    def on_hello(self, fields, compatible):
+        self.hellos.append((fields, compatible))
+
+    def on_press(self, token, reveal_id, seat):
+        self.presses.append((token, reveal_id, seat))
+
+    def on_reveal(self, token, reveal_id, seats):
+        self.reveals.append((token, reveal_id, seats))
+
+
+class Wire:
+    """A link writing into a list; `device()` feeds it device lines."""
+
+    def __init__(self):
+        self.clock = Clock()
+        self.events = Events()
+        self.out = bytearray()
+        self.link = Link(self.out.extend, self.events, clock=self.clock)
+        self.dev_seq = 1
+
+    def lines(self):
+        """Decoded lines written since the last call."""
+        data, self.out[:] = bytes(self.out), b""
+        return [P.decode(raw) for raw in data.split(b"\n") if raw]
+
+    def device(self, kind, payload="", seq=None):
+        """One device line (next device seq unless given)."""
+        if seq is None:
+            seq, self.dev_seq = self.dev_seq, self.dev_seq + 1
+        self.link.data_received(P.encode(seq, kind, payload))
+        return seq
+
+    def connect(self):
+        """start() and the device's HELLO: ready for commands."""
+        self.link.start()
+        self.device(P.HELLO, HELLO_FIELDS)
+        self.lines()
+
+
+@pytest.fixture
+def wire():
+    w = Wire()
+    w.connect()
+    return w
+
+
+def test_start_says_hello_and_waits_for_the_device():
+    w = Wire()
+    w.link.start()
+    assert [(m.kind, m.payload) for m in w.lines()] == [(P.HELLO, "proto=1")]
+    assert not w.link.command(P.SET, "police=1 limit=7 round=1 rounds=3 seats=4")
+    assert w.lines() == []
+    w.device(P.HELLO, HELLO_FIELDS)
+    assert w.link.ready and w.events.hellos == [(w.link.hello, True)]
+    assert w.link.hello["board"] == "test"
+
+
+def test_a_lost_ack_means_the_identical_line_again(wire):
+    wire.link.command(P.SET, "police=1 limit=7 round=1 rounds=3 seats=4")
+    (first,) = wire.lines()
+    wire.clock.now += Link.RETRY_S / 2
+    wire.link.poll()
+    assert wire.lines() == []
+    wire.clock.now += Link.RETRY_S
+    wire.link.poll()
+    assert wire.lines() == [first]  # same seq, same bytes
+    wire.device(P.ACK, f"of={first.seq}")
+    wire.clock.now += 2 * Link.RETRY_S
+    wire.link.poll()
+    assert [m.kind for m in wire.lines()] == []
+    assert wire.link.pending() == []
+
+
+def test_a_nak_stops_the_retries(wire):
+    wire.link.command(P.SET, "police=1 limit=7 round=1 rounds=3 seats=4")
+    (sent,) = wire.lines()
+    wire.device(P.NAK, f"of={sent.seq} err=range")
+    wire.clock.now += 1
+    wire.link.poll()
+    assert wire.link.pending() == [] and wire.link.errors["nak"] == 1
+
+
+def test_a_newer_state_replaces_the_pending_one_and_the_same_state_is_not_resent(wire):
+    wire.link.command(P.SET, "police=1 limit=7 round=1 rounds=3 seats=4")
+    wire.link.command(P.SET, "police=2 limit=7 round=1 rounds=3 seats=4")
+    assert not wire.link.command(P.SET, "police=2 limit=7 round=1 rounds=3 seats=4")
+    old, new = wire.lines()
+    assert wire.link.pending() == [new.seq]
+    assert wire.link.command(P.SET, new.payload, force=True)
+    wire.link.command(P.ARM, "id=1 seats=1,2")
+    assert len(wire.link.pending()) == 2  # one per slot
+
+
+def test_a_quiet_link_sends_heartbeats_and_goes_down_after_silence(wire):
+    wire.clock.now += Link.HEARTBEAT_S
+    assert wire.link.poll()
+    assert [m.kind for m in wire.lines()] == [P.HB]
+    wire.clock.now += Link.SILENCE_S
+    assert not wire.link.poll()
+    wire.device(P.HB)
+    assert wire.link.poll()
+
+
+def test_a_press_goes_to_the_app_once_and_every_repeat_is_acknowledged(wire):
+    seq = wire.device(P.PRESS, "id=3 seat=2")
+    ((token, rid, seat),) = wire.events.presses
+    assert (rid, seat) == (3, 2)
+    wire.device(P.PRESS, "id=3 seat=2", seq=seq)  # a retry while the app is busy: ignored
+    assert wire.lines() == []
+    wire.link.answer(token)
+    assert [(m.kind, m.payload) for m in wire.lines()] == [(P.ACK, f"of={seq}")]
+    wire.device(P.PRESS, "id=3 seat=2", seq=seq)  # our ACK was lost: ACK again, no new press
+    assert [(m.kind, m.payload) for m in wire.lines()] == [(P.ACK, f"of={seq}")]
+    assert len(wire.events.presses) == 1
+
+
+def test_an_unreachable_app_lets_the_device_retry(wire):
+    seq = wire.device(P.PRESS, "id=3 seat=2")
+    wire.link.forget(wire.events.presses[0][0])
+    wire.device(P.PRESS, "id=3 seat=2", seq=seq)
+    assert len(wire.events.presses) == 2 and wire.lines() == []
+
+
+def test_reveals_are_reported_with_their_seats(wire):
+    wire.device(P.REVEAL, "id=3 seats=1,2,4")
+    assert wire.events.reveals[0][1:] == (3, [1, 2, 4])
+
+
+def test_a_device_restart_makes_old_answers_stale(wire):
+    seq = wire.device(P.PRESS, "id=3 seat=2")
+    token = wire.events.presses[0][0]
+    wire.device(P.HELLO, HELLO_FIELDS, seq=1)  # rebooted: numbering starts again
+    wire.link.answer(token)  # the app answered the old press after the reboot
+    assert wire.lines() == []
+    wire.device(P.PRESS, "id=3 seat=2", seq=seq)  # the same seq is a new event now
+    assert len(wire.events.presses) == 2
+
+
+def test_an_answer_to_our_hello_is_not_a_restart(wire):
+    wire.device(P.PRESS, "id=3 seat=2")
+    wire.link.answer(wire.events.presses[0][0])
+    wire.link.start()
+    wire.device(P.HELLO, HELLO_FIELDS)
+    assert wire.link._epoch == 0 and len(wire.events.hellos) == 2
+
+
+def test_a_box_with_another_protocol_gets_no_commands():
+    w = Wire()
+    w.link.start()
+    w.device(P.HELLO, HELLO_FIELDS.replace("proto=1", "proto=2"))
+    assert w.events.hellos[-1][1] is False and not w.link.ready
+    assert not w.link.command(P.DISARM)
+    w.device(P.PRESS, "id=1 seat=1")
+    assert w.events.presses == []
+
+
+@pytest.mark.parametrize(
+    ("noise", "reason"),
+    [
+        (b"\x00\xff garbage\n", P.E_FORMAT),
+        (b"3 HB *00000000\n", P.E_CRC),
+        (b"x" * 300 + b"\n", P.E_LONG),
+        (b"5 PRESS id=1 se\n", P.E_FORMAT),
+    ],
+)
+def test_bad_lines_are_counted_and_the_next_line_is_read(wire, noise, reason):
+    wire.link.data_received(noise)
+    assert wire.link.errors[reason] == 1
+    wire.device(P.PRESS, "id=1 seat=1")
+    assert len(wire.events.presses) == 1
+
+
+def test_a_malformed_press_is_refused(wire):
+    seq = wire.device(P.PRESS, "id=x seat=1")
+    assert [(m.kind, m.payload) for m in wire.lines()] == [(P.NAK, f"of={seq} err=field")]
+
+
+def test_a_port_error_on_write_is_kept_not_raised(wire):
+    def broken(_data):
+        raise serial.SerialException("gone")
+
+    wire.link._write = broken
+    wire.link.command(P.DISARM)
+    assert isinstance(wire.link.failed, serial.SerialException)
+
+
+def test_the_wire_bytes_over_a_loop_port():
+    port = serial.serial_for_url("loop://", timeout=0.2)
+    try:
+        link = Link(port.write, seq=41)
+        link.start()
+        hello = P.encode(41, P.HELLO, "proto=1")
+        assert port.read(len(hello)) == hello
+        link.data_received(P.encode(7, P.HELLO, HELLO_FIELDS))
+        link.command(P.ARM, "id=2 seats=1,3 locked=3")
+        arm = P.encode(42, P.ARM, "id=2 seats=1,3 locked=3")
+        assert port.read(len(arm)) == arm
+        assert link.next_seq == 43
+    finally:
+        port.close()
