@@ -118,7 +118,7 @@ class Razzia:
         table = live.ok("POST", "/api/tables", {"game": "razzia", "players": list(players)})
         self.id = table["id"]
         self.table = table
-        self.move({"type": "deal", "sets": ["A", "B", "C", "D"][: len(players)]})
+        self.move({"type": "deal", "sets": table["actions"]["sets"]})
 
     def move(self, move):
         """Play one move at the current version."""
