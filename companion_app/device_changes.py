@@ -21,6 +21,8 @@ DEFAULT_RECHECK_S = 0.5
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 #: Statuses below this are successes (a refused write changed nothing).
 FIRST_ERROR_STATUS = 400
+#: Writes that never change what the box shows (a remote bridge PUTs its status every second).
+QUIET_ENDPOINTS = frozenset({"api_device.put_device_status", "web.language"})
 _EXTENSION = "companion_device_changes"
 
 
@@ -77,6 +79,10 @@ def wait_for_change(etag: Callable[[], str], seen_etag: str) -> str:
 
 def notify_after_write(response: Response) -> Response:
     """After-request hook: a successful write request may have changed what the box shows."""
-    if request.method in WRITE_METHODS and response.status_code < FIRST_ERROR_STATUS:
+    if (
+        request.method in WRITE_METHODS
+        and response.status_code < FIRST_ERROR_STATUS
+        and request.endpoint not in QUIET_ENDPOINTS
+    ):
         notify_app()
     return response

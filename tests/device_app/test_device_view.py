@@ -3,6 +3,7 @@
 import threading
 import time
 
+from companion_app.device_changes import get_feed
 from tests.device_app.conftest import TEST_LONG_POLL_S, make_app
 from tests.device_app.helpers import DeviceApi
 
@@ -142,3 +143,13 @@ def test_an_overlong_wait_etag_is_refused(device):
     table = device.dealt()
     status, body = device.view(table["id"], wait="x" * 500)
     assert status == 400 and body["error"].endswith(".")
+
+
+def test_status_reports_do_not_wake_long_polls(app, device):
+    """A remote bridge PUTs its status every second; that never changes the device view."""
+    app.config["DEVICE_RECHECK_S"] = 10.0
+    feed_before = get_feed(app).generation
+    device.call("PUT", "/api/device/status", {"mode": "remote", "connected": True})
+    assert get_feed(app).generation == feed_before
+    device.dealt()
+    assert get_feed(app).generation > feed_before

@@ -1,9 +1,14 @@
 """Reveals over the API: arm, press, duplicates, stale ids, durability, refusals."""
 
+import threading
+
 import pytest
 
 from tests.device_app.conftest import make_app
 from tests.device_app.helpers import DeviceApi
+
+#: Presses per thread in the flood test (two threads per seat).
+FLOOD_PRESSES = 10
 
 
 @pytest.fixture
@@ -116,3 +121,27 @@ def test_an_unknown_table_is_a_404_for_every_reveal_call(device):
         device.disarm("nosuchtb"),
     ):
         assert status == 404 and body == {"error": "There is no table with id nosuchtb."}
+
+
+def test_a_flood_of_presses_from_many_threads_counts_each_seat_once(app, device, table):
+    """Seats pressed over and over at once: every seat locked, exactly one press each taken."""
+    device.arm(table["id"], [0, 1, 2, 3])
+    taken: list[int] = []
+    lock = threading.Lock()
+
+    def hammer(seat: int) -> None:
+        presses = DeviceApi(app.test_client())
+        for _ in range(FLOOD_PRESSES):
+            status, body = presses.press(table["id"], 1, seat)
+            assert status == 200
+            if not body["duplicate"]:
+                with lock:
+                    taken.append(seat)
+
+    threads = [threading.Thread(target=hammer, args=(seat,)) for seat in range(4) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(taken) == [0, 1, 2, 3]
+    assert device.view(table["id"])[1]["reveal"]["revealed"] is True
