@@ -1,6 +1,6 @@
 """The app <-> table box API (docs/device-api.md): device view, followed table, reveals, status.
 
-Views check the request's shape and call `device_feed`, `reveal`, `device_frame` and
+Views check the request's shape and call `device_feed`, `reveal` and
 `device_status`; the rules of a reveal live in `scoring.reveal`. Errors are the API's usual
 `{"error": "<sentence>"}` with a 4xx (companion_app/errors.py); a press for a reveal that is
 over is a 409.
