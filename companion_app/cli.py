@@ -1,4 +1,4 @@
-"""The `companion` command: `serve` the app with waitress, `score` a sheet from a file or stdin."""
+"""The `companion` command: `serve` the app with waitress, `score` a sheet, the table box."""
 
 import argparse
 import json
@@ -6,6 +6,7 @@ import os
 import sys
 
 from companion_app import jsonio
+from companion_app.device.commands import add_commands as add_device_commands
 from scoring.errors import InvalidSheet
 from scoring.sheets import score_sheet
 
@@ -49,18 +50,34 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    """Serve the companion with waitress (never the Flask development server)."""
+    """Serve with waitress (never Flask's dev server); run the box's bridge if there is a box."""
     from companion_app import create_app, serve
+    from companion_app.device import embed
 
     instance = os.path.abspath(args.instance) if args.instance else None
     app = create_app(instance_path=instance)
+    chosen = embed.plan(args.device, args.simulate)
+    running: list[embed.Embedded] = []
+
+    def start_device(url: str) -> None:
+        print(chosen.message, flush=True)
+        try:
+            running.append(embed.Embedded(app, url, chosen))
+        except OSError as exc:  # no pty for the simulator: serve anyway, with the panel
+            print(f"Cannot start the box's bridge: {exc}.", file=sys.stderr)
+
     try:
-        serve.run(app, args.host, args.port, lan=args.lan, threads=args.threads)
+        serve.run(
+            app, args.host, args.port, lan=args.lan, threads=args.threads, on_bound=start_device
+        )
     except OSError as exc:
         print(f"Cannot listen on port {args.port}: {exc.strerror or exc}.", file=sys.stderr)
         return EXIT_CANNOT_SERVE
     except KeyboardInterrupt:
         print("Stopped.", file=sys.stderr)
+    finally:
+        for device in running:
+            device.stop()
     return 0
 
 
@@ -78,10 +95,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--instance", help="folder for the database and session key")
     serve.add_argument("--threads", type=int, default=DEFAULT_THREADS, help=argparse.SUPPRESS)
+    box = serve.add_mutually_exclusive_group()
+    box.add_argument("--device", metavar="PORT", help="the table box's serial port")
+    box.add_argument("--simulate", action="store_true", help="run a simulated table box")
     serve.set_defaults(func=cmd_serve)
     score = commands.add_parser("score", help="score a sheet (SCORESHEETS.md) from FILE or stdin")
     score.add_argument("file", nargs="?", metavar="FILE", help="sheet JSON (default: stdin)")
     score.set_defaults(func=cmd_score)
+    add_device_commands(commands)
     return parser
 
 

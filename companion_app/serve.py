@@ -3,6 +3,7 @@
 import io
 import socket
 import sys
+from collections.abc import Callable
 from typing import TextIO
 
 import qrcode
@@ -57,15 +58,27 @@ def print_banner(url: str, *, with_qr: bool, out: TextIO | None = None) -> None:
     out.flush()
 
 
-def run(app: Flask, host: str, port: int, *, lan: bool, threads: int = DEFAULT_THREADS) -> None:
+def run(
+    app: Flask,
+    host: str,
+    port: int,
+    *,
+    lan: bool,
+    threads: int = DEFAULT_THREADS,
+    on_bound: Callable[[str], None] | None = None,
+) -> None:
     """Serve `app` with waitress until interrupted; `lan` listens on every interface.
 
     The socket is bound before the banner is printed, so a busy port fails before anyone is
-    told to open the address (and port 0 shows the port actually chosen).
+    told to open the address (and port 0 shows the port actually chosen). `on_bound` gets the
+    app's URL on this machine once it is bound (the in-process device bridge starts there).
     """
     server = waitress.create_server(
         app, host=ALL_INTERFACES if lan else host, port=port, threads=threads
     )
     shown = lan_address() if lan else host
     print_banner(f"http://{shown}:{server.effective_port}/", with_qr=lan)
+    if on_bound is not None:
+        local = LOOPBACK if lan or host == ALL_INTERFACES else host
+        on_bound(f"http://{local}:{server.effective_port}")
     server.run()

@@ -90,6 +90,12 @@ class LiveApp:
         get_feed(self.app).notify()
         self.server.server_close()
 
+    @staticmethod
+    def get(url, path):
+        """The JSON of a GET that must succeed, from any app at `url`."""
+        with urllib.request.urlopen(url + path, timeout=REQUEST_TIMEOUT_S) as response:
+            return json.loads(response.read())
+
     def call(self, method, path, body=None):
         """(status, JSON) of one request."""
         data = None if body is None else json.dumps(body).encode()

@@ -1,0 +1,123 @@
+"""`companion device run|simulate|ports` and `companion firmware deploy`."""
+
+import logging
+import sys
+import threading
+
+from companion_app.device import detect
+
+DEFAULT_APP = "http://127.0.0.1:5000"
+EXIT_NO_BOX = 1
+SHOW_S = 0.1  # `simulate --leds` looks at the strip this often
+
+
+def add_commands(commands):
+    """Register the `device` and `firmware` subcommands on the `companion` parser."""
+    device = commands.add_parser("device", help="the table box: bridge, simulator, ports")
+    sub = device.add_subparsers(dest="device_command", required=True)
+    run = sub.add_parser("run", help="bridge a box on a serial port to a running companion")
+    run.add_argument("--port", help="serial port (default: detect the box by USB id)")
+    run.add_argument("--app", default=DEFAULT_APP, help="the companion's URL (%(default)s)")
+    run.add_argument("--table", help="follow this table (default: the one the app chooses)")
+    run.set_defaults(func=cmd_run)
+    simulate = sub.add_parser("simulate", help="a virtual box on a pseudo-terminal")
+    simulate.add_argument("--leds", action="store_true", help="print the strip when it changes")
+    simulate.set_defaults(func=cmd_simulate)
+    ports = sub.add_parser("ports", help="list serial ports, marking the ones that look like a box")
+    ports.set_defaults(func=cmd_ports)
+    firmware = commands.add_parser("firmware", help="the box's MicroPython firmware")
+    fw_sub = firmware.add_subparsers(dest="firmware_command", required=True)
+    deploy = fw_sub.add_parser("deploy", help="copy the firmware to the board with mpremote")
+    deploy.add_argument("--port", help="serial port (default: detect the box by USB id)")
+    deploy.set_defaults(func=cmd_deploy)
+
+
+def _logging():
+    """Bridge messages on stderr."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
+
+
+def _until_interrupted(stop=None):
+    """Block until Ctrl-C (or `stop` is set)."""
+    stop = stop or threading.Event()
+    try:
+        while not stop.wait(1.0):
+            pass
+    except KeyboardInterrupt:
+        print("Stopped.", file=sys.stderr)
+
+
+def cmd_run(args):
+    """Run the bridge in this process against the app at --app, reporting status over HTTP."""
+    from companion_app.device.bridge import Bridge
+    from companion_app.device.remote import RemoteStatus
+
+    _logging()
+    status = RemoteStatus(args.app)
+    bridge = Bridge(
+        args.app, detect.port_finder(args.port), table=args.table, mode="remote", report=status
+    )
+    status.start()
+    bridge.start()
+    try:
+        where = args.port or "the first box detected by USB id"
+        print(f"Bridging {where} to {args.app}.", flush=True)
+        _until_interrupted()
+    except KeyboardInterrupt:  # Ctrl-C before the wait began
+        print("Stopped.", file=sys.stderr)
+    finally:
+        bridge.stop()
+        status.stop()
+    return 0
+
+
+def cmd_simulate(args):
+    """Run a simulated box until Ctrl-C; its pty path is the first line printed."""
+    from companion_app.device.simulator import Simulator
+
+    sim = Simulator().start()
+    try:
+        print(sim.path, flush=True)
+        print(f"Open it like a USB port: companion device run --port {sim.path}", file=sys.stderr)
+        if args.leds:
+            _show_leds(sim)
+        else:
+            _until_interrupted()
+    except KeyboardInterrupt:
+        print("Stopped.", file=sys.stderr)
+    finally:
+        sim.stop()
+    return 0
+
+
+def _show_leds(sim):
+    """Print the strip as text whenever it changes."""
+    shown = None
+    while True:
+        text = sim.leds().text()
+        if text != shown:
+            print(text, flush=True)
+            shown = text
+        threading.Event().wait(SHOW_S)
+
+
+def cmd_ports(args):
+    """List the serial ports."""
+    lines = detect.describe_ports()
+    print("\n".join(lines) if lines else "No serial ports.")
+    return 0
+
+
+def cmd_deploy(args):
+    """STOP the box, copy the firmware with mpremote, reset the board."""
+    from companion_app.device.deploy import deploy
+
+    port = args.port or detect.find_board()
+    if port is None:
+        print("No box found by USB id; plug it in or give --port.", file=sys.stderr)
+        return EXIT_NO_BOX
+    try:
+        return deploy(port)
+    except OSError as exc:  # SerialException: the port is busy or gone
+        print(f"Cannot use {port}: {exc}", file=sys.stderr)
+        return EXIT_NO_BOX

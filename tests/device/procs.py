@@ -1,0 +1,69 @@
+"""`companion ...` as a child process: lines out with deadlines, Ctrl-C, reaped in the end."""
+
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+EXIT_S = 10.0
+
+
+class Companion:
+    """`python -m companion_app.cli ARGS`; stdout lines arrive on a queue."""
+
+    def __init__(self, *args, env=None):
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "companion_app.cli", *args],
+            cwd=REPO,
+            env={**os.environ, **(env or {})},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.lines = queue.Queue()
+        self.errors = []
+        self._threads = [
+            threading.Thread(target=self._pump, args=(self.proc.stdout, self.lines.put)),
+            threading.Thread(target=self._pump, args=(self.proc.stderr, self.errors.append)),
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    @staticmethod
+    def _pump(stream, put):
+        for line in stream:
+            put(line.rstrip("\n"))
+
+    def line(self, test, timeout):
+        """The first stdout line for which test(line) holds (AssertionError after timeout)."""
+        while True:
+            try:
+                line = self.lines.get(timeout=timeout)
+            except queue.Empty:
+                raise AssertionError(f"no such line; stderr: {self.errors}") from None
+            if test(line):
+                return line
+
+    def interrupt(self):
+        """Ctrl-C and wait; the exit status."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+        try:
+            return self.proc.wait(timeout=EXIT_S)
+        finally:
+            self.close()
+
+    def close(self):
+        """Kill if still running, reap, join the readers, close the pipes."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        for thread in self._threads:
+            thread.join()
+        self.proc.stdout.close()
+        self.proc.stderr.close()
