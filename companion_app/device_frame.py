@@ -1,33 +1,28 @@
 """The on-screen panel's pixels, drawn by the firmware's own renderer (`firmware/frame.py`).
 
 The firmware's modules import each other flat (`from compat import const`), as MicroPython
-does on the board, so this is the one place in the app that puts the repository's
-`firmware/` folder on `sys.path` (appended, so it never shadows anything installed) and
-imports `frame` and `box` from it. Nothing else in the app imports firmware modules.
+does on the board; `companion_app.device.firmware.load_firmware()` (the bridge's loader, the
+one place that loads them on the host) gives them to us without touching `sys.path`.
 
 Time: the raid animation starts at the move that filled the police row (the table's latest
 activity) and the reveal countdown at the press that locked the last seat, as on the box.
 """
 
-import sys
 import time
 from datetime import datetime
-from pathlib import Path
 
+from companion_app.device.firmware import FIRMWARE_DIR, load_firmware
 from companion_app.reveal import Reveal
 
-FIRMWARE_DIR = Path(__file__).resolve().parents[1] / "firmware"
-if str(FIRMWARE_DIR) not in sys.path:
-    sys.path.append(str(FIRMWARE_DIR))
-
-import box as firmware_box  # noqa: E402  (firmware/box.py, needs the path above)
-import frame as firmware_frame  # noqa: E402  (firmware/frame.py)
+_FIRMWARE = load_firmware()
+firmware_frame = _FIRMWARE.frame
+__all__ = ["FIRMWARE_DIR", "firmware_frame", "render"]
 
 MS_PER_S = 1000
 #: Ticks wrap like MicroPython's (compat.ticks_ms): 2**30 ms.
 TICKS_MASK = (1 << 30) - 1
 RAID_MS = firmware_frame.Frame.RAID_MS
-COUNTDOWN_MS = firmware_box.Box.COUNTDOWN_MS
+COUNTDOWN_MS = _FIRMWARE.box.Box.COUNTDOWN_MS
 RAID, COUNTDOWN = "raid", "countdown"
 #: Names of the firmware's SEAT_* codes, in code order (off = no such seat at the table).
 SEAT_NAMES = ("off", "idle", "armed", "locked", "revealed")
