@@ -71,6 +71,7 @@ def set_latencies(sim, watch):
     stop = threading.Event()
 
     def reader():
+        """Feed the link and keep its timers."""
         while not stop.is_set():
             link.data_received(port.read(port.in_waiting or 1))
             link.poll()
@@ -103,6 +104,7 @@ def raw_round_trips(size):
     stop_r, stop_w = os.pipe()
 
     def echo():
+        """Send back whatever arrives on the master."""
         while True:
             ready, _, _ = select.select([master, stop_r], [], [])
             if stop_r in ready:
@@ -159,8 +161,7 @@ class App:
 
 
 def app_write_latencies(app, game, watch):
-    """POST/DELETE a reveal -> the firmware's next frame (long poll, bridge, pty); and the
-    write's own HTTP time, for scale."""
+    """Reveal armed/disarmed -> the box's next frame; and the write's own HTTP time."""
     shown, written = [], []
     for i in range(APP_SAMPLES):
         seen = watch.count

@@ -12,11 +12,10 @@ OK, NOT_FOUND = 200, 404
 
 
 class Follower:
-    """A thread calling `on_view(table, view)` (None, None: no table) whenever the view changes.
+    """A thread long-polling the device view; `on_view(table, view)` on every change."""
 
-    With a fixed table it long-polls `/api/tables/<id>/device`; otherwise `/api/device`, the
-    view of whichever table the app says the box follows (that poll also wakes on a switch).
-    """
+    # With a fixed table it polls /api/tables/<id>/device; otherwise /api/device, the view of
+    # whichever table the app says the box follows (that poll also wakes on a switch).
 
     RETRY_S = 1.0  # the app did not answer: ask again after this long
     IDLE_S = 2.0  # the fixed table does not exist: ask again after this long

@@ -90,6 +90,7 @@ class LedView:
         """A one-line picture of the strip: police | rounds | seats."""
 
         def row(px):
+            """One segment as symbols."""
             return "".join(_SYMBOL.get(n, "?") for n in px)
 
         return f"{row(self.police_px)} | {row(self.round_px)} | {row(self.seat_px)}"

@@ -44,6 +44,7 @@ def make_sim():
     made = []
 
     def make(**options):
+        """A started simulator."""
         box = Simulator(**options).start()
         made.append(box)
         return box
@@ -59,6 +60,7 @@ def make_bridge(live):
     made = []
 
     def make(box, table=None):
+        """A started bridge."""
         running = start_bridge(live, box, table)
         made.append(running)
         return running

@@ -38,6 +38,7 @@ class RequestLog:
             environ["wsgi.input"] = io.BytesIO(asked)
 
         def recording_start(status, headers, exc_info=None):
+            """Note the status on the way out."""
             seen["status"] = int(status.split()[0])
             return start_response(status, headers, exc_info)
 

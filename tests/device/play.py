@@ -45,11 +45,11 @@ def shows_view(leds, view):
 
 
 def assert_recovers(sim, game, within=RECOVER_S, after_frame=0):
-    """The strip shows the app's current view within `within` s (counting only frames after
-    `after_frame`, e.g. the first one a rebooted box draws); the seconds it took."""
+    """The strip shows the app's view within `within` s (frames after `after_frame` only)."""
     started = time.monotonic()
 
     def right():
+        """The box shows what the app says now."""
         view = game.device()
         return sim.frames > after_frame and shows_view(sim.leds(), view)
 
@@ -62,6 +62,7 @@ def wait_locked(game, seats, timeout):
     """Wait until the app's current reveal has exactly these seats locked; the reveal."""
 
     def locked():
+        """The reveal, once exactly those seats are locked."""
         reveal = game.device()["reveal"]
         return reveal if reveal and sorted(reveal["locked"]) == sorted(seats) else None
 

@@ -36,6 +36,7 @@ class Companion:
 
     @staticmethod
     def _pump(stream, put):
+        """Hand each line of `stream` to `put`."""
         for line in stream:
             put(line.rstrip("\n"))
 

@@ -48,7 +48,10 @@ def test_opening_sets_dtr_and_rts_low_before_open(monkeypatch):
     seen = []
 
     class Recorder(serial.Serial):
+        """A Serial that records its settings instead of opening."""
+
         def open(self):
+            """Note port, DTR, RTS and baud at the moment of opening."""
             seen.append((self.port, self.dtr, self.rts, self.baudrate))
 
     monkeypatch.setattr(serial, "Serial", Recorder)

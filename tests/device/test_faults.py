@@ -132,6 +132,7 @@ def hammer(sim, seats, seconds, seed):
     """Every seat's button bouncing up and down at once, a few ms per edge, for `seconds`."""
 
     def bounce(seat, rng):
+        """One button chattering until the time is up."""
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             sim.press(seat)

@@ -27,9 +27,11 @@ class SyncWorker:
         self.presses = []
 
     def submit(self, job):
+        """Run the job now."""
         job(self)
 
     def request(self, method, path, body=None):
+        """The fake app: every press is new."""
         self.presses.append((path, body["id"], body["seat"]))
         return 200, {"duplicate": False}
 
@@ -44,6 +46,7 @@ def view_from(kind, fields, current):
     elif kind == P.ARM:
 
         def seats(text):
+            """ "1,3" -> [0, 2]."""
             return [int(s) - 1 for s in text.split(",") if s]
 
         view["reveal"] = {

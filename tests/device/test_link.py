@@ -26,12 +26,15 @@ class Events(LinkEvents):
         self.hellos, self.presses, self.reveals = [], [], []
 
     def on_hello(self, fields, compatible):
+        """Record a HELLO."""
         self.hellos.append((fields, compatible))
 
     def on_press(self, token, reveal_id, seat):
+        """Record a press."""
         self.presses.append((token, reveal_id, seat))
 
     def on_reveal(self, token, reveal_id, seats):
+        """Record a reveal."""
         self.reveals.append((token, reveal_id, seats))
 
 
@@ -66,6 +69,7 @@ class Wire:
 
 @pytest.fixture
 def wire():
+    """A connected link."""
     w = Wire()
     w.connect()
     return w
@@ -204,6 +208,7 @@ def test_a_malformed_press_is_refused(wire):
 
 def test_a_port_error_on_write_is_kept_not_raised(wire):
     def broken(_data):
+        """A port that is gone."""
         raise serial.SerialException("gone")
 
     wire.link._write = broken

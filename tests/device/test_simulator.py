@@ -38,11 +38,13 @@ class Host:
         pytest.fail(f"no {kind} {fields} from the box")
 
     def close(self):
+        """Close the port."""
         self.port.close()
 
 
 @pytest.fixture
 def host(sim):
+    """A bare host on the simulator's port."""
     h = Host(sim.path)
     yield h
     h.close()
