@@ -85,21 +85,33 @@ class Bridge(LinkEvents):
         """Find, open and run the port; after any failure wait (with backoff) and do it again."""
         delay = self.BACKOFF_MIN_S
         while not self._stop.is_set():
-            path = self.find_port()
-            port = None
-            if path is not None:
-                try:
-                    port = detect.open_port(path, self.READ_TIMEOUT_S)
-                except (OSError, ValueError) as exc:  # SerialException is an OSError
-                    log.info("cannot open %s: %s", path, exc)
+            path, port = self._open()
             if port is None:
                 self._report(connected=False, port=path)
                 self._stop.wait(delay)
                 delay = min(2 * delay, self.BACKOFF_MAX_S)
                 continue
             delay = self.BACKOFF_MIN_S
-            self._session(port, path)
+            try:
+                self._session(port, path)
+            except Exception:  # a bug, not a port error: say so, then reconnect as usual
+                log.exception("device bridge failed; reopening the port")
             self._stop.wait(self.BACKOFF_MIN_S)
+
+    def _open(self):
+        """(path, open port), or (path or None, None) when there is no box or it cannot open."""
+        try:
+            path = self.find_port()
+        except OSError as exc:  # listing USB devices failed
+            log.info("cannot list the serial ports: %s", exc)
+            return None, None
+        if path is None:
+            return None, None
+        try:
+            return path, detect.open_port(path, self.READ_TIMEOUT_S)
+        except (OSError, ValueError) as exc:  # SerialException is an OSError
+            log.info("cannot open %s: %s", path, exc)
+            return path, None
 
     def _session(self, port, path):
         """One open port: HELLO, then read and keep the link up until it fails or goes silent."""

@@ -238,7 +238,11 @@ class Link:
             return
         self._inflight.add(seq)
         token = (self._epoch, seq)
-        if msg.kind == P.PRESS:
-            self.events.on_press(token, rid, target)
-        else:
-            self.events.on_reveal(token, rid, target)
+        try:
+            if msg.kind == P.PRESS:
+                self.events.on_press(token, rid, target)
+            else:
+                self.events.on_reveal(token, rid, target)
+        except Exception:  # a handler bug must not swallow the event: the retry gets a chance
+            self._inflight.discard(seq)
+            raise

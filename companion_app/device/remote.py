@@ -13,9 +13,10 @@ class RemoteStatus:
     """Callable like DeviceStatus.update; a thread PUTs the latest report (the app expires it)."""
 
     PERIOD_S = 1.0  # the app treats a report older than 3 s as disconnected
+    TIMEOUT_S = 2.0  # a report that cannot go out this fast is stale anyway
 
     def __init__(self, app_url):
-        self._client = AppClient(app_url)
+        self._client = AppClient(app_url, timeout=self.TIMEOUT_S)
         self._lock = threading.Lock()
         self._report = {"mode": "remote", "connected": False}
         self._changed = threading.Event()

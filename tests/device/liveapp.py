@@ -67,12 +67,12 @@ class RequestLog:
 class LiveApp:
     """create_app on a temporary instance, served by werkzeug; `call()` talks JSON to it."""
 
-    def __init__(self, instance_path, long_poll_s=TEST_LONG_POLL_S):
+    def __init__(self, instance_path, long_poll_s=TEST_LONG_POLL_S, port=0):
         config = {"TESTING": True, "SECRET_KEY": "test", "DEVICE_LONG_POLL_S": long_poll_s}
         self.app = create_app(config, instance_path=str(instance_path))
         self.log = RequestLog(self.app.wsgi_app)
         self.app.wsgi_app = self.log
-        self.server = make_server("127.0.0.1", 0, self.app, threaded=True)
+        self.server = make_server("127.0.0.1", port, self.app, threaded=True)
         self.server.daemon_threads = False  # server_close() joins every request thread
         self.url = f"http://127.0.0.1:{self.server.server_port}"
         self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)

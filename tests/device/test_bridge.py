@@ -1,0 +1,139 @@
+"""The bridge's own duties: app restarts, handler bugs, status without a box, other protocols."""
+
+import os
+import select
+import threading
+import time
+import tty
+
+import pytest
+
+from companion_app.device.bridge import Bridge
+from firmware import protocol as P
+from tests.device.conftest import start_bridge
+from tests.device.liveapp import LiveApp, Razzia, wait_until
+from tests.device.play import assert_each_press_once, assert_recovers, tap, wait_locked
+
+SHOWN_S = 3.0
+
+
+def test_presses_wait_for_an_app_that_restarts(tmp_path, sim):
+    live = LiveApp(tmp_path)
+    port = live.server.server_port
+    bridge = start_bridge(live, sim)
+    try:
+        game = Razzia(live)
+        rid = game.arm([0, 1])
+        assert sim.wait_leds(lambda v: v.seat_px[:2] == ["armed"] * 2, SHOWN_S)
+        live.close()
+        tap(sim, 2)  # the app is down: the box keeps retrying the PRESS
+        time.sleep(3 * bridge.follower.RETRY_S / 2)
+        live = LiveApp(tmp_path, port=port)  # the same database: the reveal survived
+        game.live = live
+        assert wait_locked(game, [1], 3 * SHOWN_S)
+        assert_each_press_once(live, [(rid, 1)])
+        assert_recovers(sim, game)
+    finally:
+        bridge.stop()
+        live.close()
+
+
+def test_a_bug_in_a_handler_is_logged_and_the_bridge_goes_on(live, sim, bridge, caplog):
+    game = Razzia(live)
+    real = bridge.on_press
+    calls = []
+
+    def buggy(token, reveal_id, seat):
+        """Fails the first time."""
+        calls.append(seat)
+        if len(calls) == 1:
+            raise RuntimeError("bug in a handler")
+        real(token, reveal_id, seat)
+
+    bridge.on_press = buggy
+    rid = game.arm([0])
+    assert sim.wait_leds(lambda v: v.seat_px[0] == "armed", SHOWN_S)
+    sessions = bridge.sessions
+    tap(sim, 1)
+    assert wait_locked(game, [0], 3 * SHOWN_S)  # the box's retry went through
+    assert "bug in a handler" in caplog.text and bridge.sessions == sessions
+    assert_each_press_once(live, [(rid, 0)])
+
+
+def test_without_a_box_the_status_says_so(live):
+    bridge = Bridge(live.url, lambda: None, mode="serial", report=live.status.update).start()
+    try:
+        status = wait_until(lambda: live.ok("GET", "/api/device/status"), SHOWN_S)
+        assert status["mode"] == "serial" and not status["connected"] and status["port"] is None
+    finally:
+        bridge.stop()
+
+
+def test_stop_ends_a_long_poll_at_once(tmp_path, sim):
+    live = LiveApp(tmp_path, long_poll_s=20.0)
+    bridge = start_bridge(live, sim)
+    try:
+        game = Razzia(live)
+        assert sim.wait_leds(lambda v: v.shows(0, 7, 1), SHOWN_S)
+        started = time.monotonic()
+        bridge.stop()
+        assert time.monotonic() - started < 2.0
+    finally:
+        bridge.stop()
+        Razzia(live)  # a newer table changes the followed view: the app's poll returns
+        live.close()
+    assert game.id
+
+
+class OtherBox:
+    """A pty that answers every line with a HELLO of protocol 2 and records what it got."""
+
+    def __init__(self):
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        self.path = os.ttyname(self.slave)
+        self.got = bytearray()
+        self._stop_r, self._stop_w = os.pipe()
+        self._thread = threading.Thread(target=self._run)
+        self._thread.start()
+
+    def _run(self):
+        """Answer each chunk with a HELLO proto=2."""
+        seq = 1
+        while True:
+            ready, _, _ = select.select([self.master, self._stop_r], [], [])
+            if self._stop_r in ready:
+                return
+            self.got.extend(os.read(self.master, 4096))
+            os.write(self.master, P.encode(seq, P.HELLO, "fw=9.0.0 proto=2 board=future"))
+            seq += 1
+
+    def close(self):
+        """Stop and close every fd."""
+        os.write(self._stop_w, b"x")
+        self._thread.join()
+        for fd in (self.master, self.slave, self._stop_r, self._stop_w):
+            os.close(fd)
+
+
+@pytest.fixture
+def other_box():
+    box = OtherBox()
+    yield box
+    box.close()
+
+
+def test_a_box_with_another_protocol_gets_nothing_but_hello(live, other_box):
+    Razzia(live)
+    bridge = Bridge(
+        live.url, lambda: other_box.path, mode="serial", report=live.status.update
+    ).start()
+    try:
+        hello = wait_until(lambda: live.ok("GET", "/api/device/status")["hello"], SHOWN_S)
+        assert hello["proto"] == "2" and hello["fw"] == "9.0.0"
+        time.sleep(0.5)
+        assert not live.ok("GET", "/api/device/status")["connected"]
+    finally:
+        bridge.stop()
+    kinds = {P.decode(raw).kind for raw in bytes(other_box.got).split(b"\n") if raw}
+    assert kinds <= {P.HELLO, P.HB}
