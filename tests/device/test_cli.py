@@ -79,7 +79,7 @@ def fake_mpremote(tmp_path, monkeypatch):
 
 def test_deploy_stops_the_box_copies_the_firmware_and_resets(sim, fake_mpremote, capsys):
     assert cli.main(["firmware", "deploy", "--port", sim.path]) == 0
-    assert sim.stopped  # STOP was acknowledged before mpremote touched the port
+    assert wait_until(lambda: sim.stopped, SHOWN_S)  # STOP was acknowledged before mpremote
     files = " ".join(str(f) for f in firmware_files())
     assert fake_mpremote.read_text().splitlines() == [
         f"connect {sim.path} fs cp {files} :",

@@ -8,6 +8,7 @@ import serial
 from companion_app.device.detect import open_port
 from companion_app.device.simulator import Simulator
 from firmware import protocol as P
+from tests.device.liveapp import wait_until
 
 WAIT_S = 3.0
 
@@ -105,7 +106,7 @@ def test_a_box_nobody_talks_to_shows_disconnected(sim):
 def test_stop_leaves_the_loop_for_the_repl(sim, host):
     seq = host.send("STOP")
     host.expect(P.ACK, of=seq)
-    assert sim.stopped
+    assert wait_until(lambda: sim.stopped, WAIT_S)  # it stops right after writing the ACK
 
 
 def test_filters_see_each_direction():
