@@ -104,7 +104,7 @@ def test_unplug_and_replug_at_a_new_path(live, sim, bridge):
     sim.unplug()
     tap(sim, 2)  # pressed while unplugged: the box locks the seat and keeps retrying
     game.draw_police()  # the game goes on without the box
-    assert sim.wait_leds(lambda v: v.disconnected, 4.0)
+    assert sim.wait_leds(lambda v: v.disconnected, 6.0)  # after the box's 3 s of silence
     sim.replug()
     assert sim.path != old_path
     assert_recovers(sim, game)
