@@ -77,7 +77,8 @@ def live_server(tmp_path):
     """The app on a real port in a thread, with its own instance folder; yields the base URL."""
     app = create_app({"TESTING": True, "SECRET_KEY": "browser-test"},
                      instance_path=str(tmp_path / "instance"))
-    server = make_server("127.0.0.1", 0, app, request_handler=QuietHandler)
+    # Threaded: the box panel on every table page holds a long poll open.
+    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}", app
