@@ -14,8 +14,9 @@ LOOPBACK = "127.0.0.1"
 ALL_INTERFACES = "0.0.0.0"
 #: A private address used only to pick the outgoing interface; UDP connect sends nothing.
 ROUTE_PROBE = ("10.255.255.255", 1)
-#: Waitress worker threads: the tablets of one table rarely send more at once.
-DEFAULT_THREADS = 8
+#: Waitress worker threads. Every open table page holds one in the box panel's long poll
+#: (up to 20 s), and so does a bridge, so leave plenty for the moves themselves.
+DEFAULT_THREADS = 32
 
 
 def lan_address() -> str:
