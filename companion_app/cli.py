@@ -3,6 +3,7 @@
 import argparse
 import json
 import os
+import signal
 import sys
 
 from companion_app import jsonio
@@ -66,6 +67,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         except OSError as exc:  # no pty for the simulator: serve anyway, with the panel
             print(f"Cannot start the box's bridge: {exc}.", file=sys.stderr)
 
+    _release_long_polls_on_stop(app)
     try:
         serve.run(
             app, args.host, args.port, lan=args.lan, threads=args.threads, on_bound=start_device
@@ -79,6 +81,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
         for device in running:
             device.stop()
     return 0
+
+
+def _release_long_polls_on_stop(app) -> None:
+    """On Ctrl-C or SIGTERM, end the box panels' long polls first, so waitress stops at once."""
+    from companion_app.device_changes import get_feed
+
+    def stop(signum: int, _frame: object) -> None:
+        get_feed(app).close()
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -33,6 +33,7 @@ class ChangeFeed:
         """Generation 0, nobody waiting."""
         self._cond = threading.Condition()
         self._generation = 0
+        self._closed = False
 
     @property
     def generation(self) -> int:
@@ -43,6 +44,18 @@ class ChangeFeed:
     def notify(self) -> None:
         """Something may have changed: wake every waiter."""
         with self._cond:
+            self._generation += 1
+            self._cond.notify_all()
+
+    @property
+    def closed(self) -> bool:
+        """True once the app is shutting down: polls answer at once instead of waiting."""
+        return self._closed
+
+    def close(self) -> None:
+        """Release every waiting poll for good (the server is stopping)."""
+        with self._cond:
+            self._closed = True
             self._generation += 1
             self._cond.notify_all()
 
@@ -72,7 +85,7 @@ def wait_for_change(etag: Callable[[], str], seen_etag: str) -> str:
         generation = feed.generation  # read before the check: no notification is missed
         current = etag()
         left = deadline - time.monotonic()
-        if current != seen_etag or left <= 0:
+        if current != seen_etag or left <= 0 or feed.closed:
             return current
         feed.wait(generation, min(recheck_s, left))
 

@@ -1,5 +1,6 @@
 """The real companion app served on a free loopback port in a thread, with a request log."""
 
+import contextlib
 import gc
 import io
 import json
@@ -8,11 +9,9 @@ import time
 import urllib.error
 import urllib.request
 
-from werkzeug.serving import make_server
-
 from companion_app import create_app
-from companion_app.device_changes import get_feed
 from companion_app.device_status import get_status
+from tests.live import served
 
 REQUEST_TIMEOUT_S = 10.0
 #: Tests hold long polls this long (the app's default is 20 s), so closing joins them quickly.
@@ -73,11 +72,9 @@ class LiveApp:
         self.app = create_app(config, instance_path=str(instance_path))
         self.log = RequestLog(self.app.wsgi_app)
         self.app.wsgi_app = self.log
-        self.server = make_server("127.0.0.1", port, self.app, threaded=True)
-        self.server.daemon_threads = False  # server_close() joins every request thread
+        self._serving = contextlib.ExitStack()
+        self.server = self._serving.enter_context(served(self.app, port))
         self.url = f"http://127.0.0.1:{self.server.server_port}"
-        self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self._thread.start()
 
     @property
     def status(self):
@@ -85,12 +82,8 @@ class LiveApp:
         return get_status(self.app)
 
     def close(self):
-        """Wake waiting long polls, stop serving, join every request thread."""
-        get_feed(self.app).notify()
-        self.server.shutdown()
-        self._thread.join()
-        get_feed(self.app).notify()
-        self.server.server_close()
+        """Release waiting long polls, stop serving, join every request thread."""
+        self._serving.close()
         gc.collect()  # the dead request threads' SQLite connections (thread-locals) close now
 
     @staticmethod

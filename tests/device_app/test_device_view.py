@@ -95,6 +95,21 @@ def test_a_move_wakes_the_long_poll(app, device):
     assert result["waited"] < 2.0
 
 
+def test_closing_the_feed_releases_waiting_polls_at_once(app, device):
+    """Stopping the server ends every long poll now, not after DEVICE_LONG_POLL_S."""
+    app.config["DEVICE_LONG_POLL_S"] = 10.0
+    app.config["DEVICE_RECHECK_S"] = 10.0
+    table = device.dealt()
+    etag = device.view(table["id"])[1]["etag"]
+    thread, result = poll_in_thread(app, table["id"], etag)
+    time.sleep(0.1)
+    get_feed(app).close()
+    thread.join(timeout=5)
+    status, body = result["answer"]
+    assert status == 200 and body["etag"] == etag
+    assert result["waited"] < 2.0
+
+
 def test_a_reveal_press_wakes_the_long_poll(app, device):
     """Reveal writes notify too."""
     app.config["DEVICE_LONG_POLL_S"] = 10.0

@@ -1,29 +1,18 @@
 """The on-screen box in headless Chromium: LEDs follow the table, seat buttons lock and reveal."""
 
 import os
-import threading
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import WSGIRequestHandler, make_server
 
 from companion_app.device_frame import firmware_frame as F
 from companion_app.device_status import get_status
 from tests.device_app.conftest import make_app
 from tests.device_app.helpers import DeviceApi
+from tests.live import CHROMIUM, CHROMIUM_ARGS, served
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 SCREENSHOT = Path(__file__).resolve().parents[2] / "test-artifacts/screenshots/device_panel.png"
 VIEWPORT = {"width": 1024, "height": 768}
 #: Long enough for the raid, the countdown and a status poll.
@@ -31,24 +20,12 @@ WAIT_MS = 8000
 SCREEN_MAX = 255
 
 
-class QuietHandler(WSGIRequestHandler):
-    """No log line per request."""
-
-    def log_request(self, *args) -> None:
-        """Stay quiet."""
-
-
 @pytest.fixture
 def live_app(tmp_path):
     """The app on a real port, threaded (long polls hold a thread each); yields (url, app)."""
     app = make_app(str(tmp_path), DEVICE_LONG_POLL_S=2.0, DEVICE_RECHECK_S=0.2)
-    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}", app
-    server.shutdown()
-    thread.join()
-    server.server_close()
+    with served(app) as server:
+        yield f"http://127.0.0.1:{server.server_port}", app
 
 
 @pytest.fixture

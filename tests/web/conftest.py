@@ -2,32 +2,14 @@
 
 import os
 import re
-import threading
 
 import pytest
-from werkzeug.serving import WSGIRequestHandler, make_server
 
 from companion_app import create_app
+from tests.live import CHROMIUM, CHROMIUM_ARGS, served
 from tests.web import game_script
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 VERSION_FIELD = re.compile(r'name="version" value="(\d+)"')
-
-
-class QuietHandler(WSGIRequestHandler):
-    """The live server's request handler, without a log line per request."""
-
-    def log_request(self, *args) -> None:
-        """Stay quiet; failures show up in the test's own assertions."""
 
 
 class Pages:
@@ -75,16 +57,11 @@ def pages(client):
 @pytest.fixture
 def live_server(tmp_path):
     """The app on a real port in a thread, with its own instance folder; yields the base URL."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "browser-test"},
-                     instance_path=str(tmp_path / "instance"))
-    # Threaded: the box panel on every table page holds a long poll open.
-    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}", app
-    server.shutdown()
-    thread.join()
-    server.server_close()
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "browser-test"}, instance_path=str(tmp_path / "instance")
+    )
+    with served(app) as server:
+        yield f"http://127.0.0.1:{server.server_port}", app
 
 
 @pytest.fixture
