@@ -79,7 +79,12 @@ def test_fuzzed_moves_never_500(api, move, version_delta):
         api.fuzz_table = api.dealt()
     table_id = api.fuzz_table["id"]
     _, now = api.table(table_id)
+    _, log_before = api.history(table_id)
     status, body = api.move(table_id, move, now["version"] + version_delta)
     assert status < 500, (move, body)
     if status >= 400:
         assert set(body) == {"error"} and body["error"].endswith((".", ")", "?"))
+        # A refused move changes nothing: same version, same state, same log.
+        _, after = api.table(table_id)
+        assert (after["version"], after["state"]) == (now["version"], now["state"])
+        assert api.history(table_id)[1] == log_before
