@@ -8,7 +8,7 @@ from scoring.razzia import auction, cards, table
 def actions(state: dict) -> dict:
     """What the player to act may do now, for the UI (the rules decide, the UI shows)."""
     phase = state["phase"]
-    result: dict = {"phase": phase, "actor": None}
+    result: dict = {"phase": phase, "actor": None, "sitting_out": sitting_out(state)}
     if phase == "deal":
         result["sets"] = table.set_labels(len(state["players"]))
     elif phase == "turn":
@@ -30,6 +30,13 @@ def actions(state: dict) -> dict:
     elif phase == "round_end":
         result["next_round"] = True
     return result
+
+
+def sitting_out(state: dict) -> list[int]:
+    """Seats with no face-up check left: they sit out the rest of the round."""
+    if state["phase"] not in ("turn", "auction"):
+        return []
+    return [seat for seat, player in enumerate(state["players"]) if not player["up"]]
 
 
 def legal_moves(state: dict) -> list[dict]:

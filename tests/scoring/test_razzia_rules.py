@@ -496,3 +496,10 @@ def test_move_type_must_be_a_known_name(kind):
     """Every move has a type naming one of the actions."""
     with pytest.raises(IllegalMove, match="Unknown move type"):
         razzia.apply(seed_table(), {"type": kind, "seat": 3})
+
+
+def test_actions_name_the_players_who_sit_out():
+    """A player with no face-up checks left sits out; actions() says who, for the table view."""
+    state = used_up(dealt_table(["Ann", "Bob", "Cid"], "ABC"), "Ann")
+    assert razzia.actions(state)["sitting_out"] == [seat(state, "Ann")]
+    assert razzia.actions(seed_table())["sitting_out"] == []

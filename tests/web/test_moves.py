@@ -238,3 +238,28 @@ def test_a_refusal_whose_panel_is_gone_is_shown_at_the_top(client, pages, app):
     pages.post(url, {"type": "bid", "seat": g.BOB, "check": 3000})
     assert error_in(text(client.get(url)), "general") == "There is no auction running."
     assert state_of(app, url)["phase"] == "round_end"
+
+
+def test_a_player_with_no_face_up_checks_is_shown_sitting_out(client):
+    """RULES.md §1: a player with no face-up checks sits out; the table view says so."""
+    created = client.post("/api/tables", json={"game": "razzia", "players": ["Ann", "Bob"]})
+    table = created.get_json()
+    version = table["version"]
+
+    def move(**fields):
+        nonlocal version
+        answer = client.post(
+            f"/api/tables/{table['id']}/moves", json={"version": version, "move": fields}
+        )
+        assert answer.status_code == 200, answer.get_json()
+        version = answer.get_json()["version"]
+
+    move(type="deal", sets=["A", "B"])  # Ann 2,5,6,9 starts; Bob 3,4,7,8
+    for check in (2000, 5000, 6000, 9000):  # Ann wins her own forced auctions
+        move(type="forced_auction", seat=0)
+        move(type="pass", seat=1)
+        move(type="bid", seat=0, check=check)
+        if check != 9000:
+            move(type="draw", seat=1, card="car")
+    page = client.get(f"/tables/{table['id']}").get_data(as_text=True)
+    assert page.count("all checks used") == 1
