@@ -141,3 +141,21 @@ def test_serve_without_a_box_leaves_the_panel_as_the_device(tmp_path):
         assert child.interrupt() == 0
     finally:
         child.close()
+
+
+def test_serve_picks_up_a_box_plugged_in_after_the_start(live, sim, monkeypatch):
+    """No box at the start: the panel is the device, then a box appears and is driven."""
+    monkeypatch.setattr(embed.Embedded, "WATCH_S", 0.05)
+    plugged = []
+    chosen = embed.plan(find_board=lambda: sim.path if plugged else None)
+    assert chosen.mode is None
+    running = embed.Embedded(live.app, live.url, chosen)
+    try:
+        Razzia(live).draw_police()
+        assert not live.ok("GET", "/api/device/status")["connected"]
+        plugged.append(True)
+        assert sim.wait_leds(lambda v: v.shows(1, 7, 1), SHOWN_S), sim.leds()
+        assert wait_until(lambda: live.ok("GET", "/api/device/status")["connected"], SHOWN_S)
+    finally:
+        running.stop()
+    assert not live.ok("GET", "/api/device/status")["connected"]
