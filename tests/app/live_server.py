@@ -1,14 +1,13 @@
 """Run `companion serve` as a real process on a free port and talk to it over HTTP (urllib)."""
 
-import json
 import os
 import socket
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
+
+from tests.live import json_request
 
 REPO = Path(__file__).resolve().parents[2]
 START_TIMEOUT_S = 20.0
@@ -57,19 +56,7 @@ def start_server(instance: Path, port: int, log: Path) -> subprocess.Popen:
 
 def request(port: int, method: str, path: str, body: object = None) -> tuple[int, dict]:
     """One HTTP request; (status, JSON body). Connection failures raise OSError."""
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(
-        f"http://127.0.0.1:{port}{path}",
-        data=data,
-        method=method,
-        headers={"Content-Type": "application/json"},
-    )
-    try:
-        with urllib.request.urlopen(req, timeout=REQUEST_TIMEOUT_S) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as refused:
-        with refused:
-            return refused.code, json.loads(refused.read())
+    return json_request(f"http://127.0.0.1:{port}", method, path, body, REQUEST_TIMEOUT_S)
 
 
 def stop(process: subprocess.Popen) -> None:

@@ -11,7 +11,7 @@ import urllib.request
 
 from companion_app import create_app
 from companion_app.device_status import get_status
-from tests.live import served
+from tests.live import json_request, served
 
 REQUEST_TIMEOUT_S = 10.0
 #: Tests hold long polls this long (the app's default is 20 s), so closing joins them quickly.
@@ -94,16 +94,7 @@ class LiveApp:
 
     def call(self, method, path, body=None):
         """(status, JSON) of one request."""
-        data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(
-            self.url + path, data=data, method=method, headers={"Content-Type": "application/json"}
-        )
-        try:
-            with urllib.request.urlopen(req, timeout=REQUEST_TIMEOUT_S) as response:
-                return response.status, json.loads(response.read())
-        except urllib.error.HTTPError as refused:
-            with refused:
-                return refused.code, json.loads(refused.read())
+        return json_request(self.url, method, path, body, REQUEST_TIMEOUT_S)
 
     def ok(self, method, path, body=None):
         """The JSON of a request that must succeed."""

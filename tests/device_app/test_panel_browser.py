@@ -1,6 +1,5 @@
 """The on-screen box in headless Chromium: LEDs follow the table, seat buttons lock and reveal."""
 
-import os
 from pathlib import Path
 
 import pytest
@@ -9,7 +8,7 @@ from companion_app.device_frame import firmware_frame as F
 from companion_app.device_status import get_status
 from tests.device_app.conftest import make_app
 from tests.device_app.helpers import DeviceApi
-from tests.live import CHROMIUM, CHROMIUM_ARGS, served
+from tests.live import chromium, served
 
 pytestmark = pytest.mark.browser
 
@@ -31,18 +30,12 @@ def live_app(tmp_path):
 @pytest.fixture
 def page():
     """A 1024x768 page in Debian's Chromium; fails (never skips) when Chromium is missing."""
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium).")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    with chromium() as browser:
         tab = browser.new_page(viewport=VIEWPORT)
         errors: list[str] = []
         tab.on("pageerror", lambda error: errors.append(str(error)))
         yield tab
-        browser.close()
-        assert not errors, errors
+    assert not errors, errors
 
 
 def screen(palette_index: int) -> str:

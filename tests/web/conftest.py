@@ -1,12 +1,11 @@
 """Fixtures for the page tests: a form-posting helper, a live server and headless Chromium."""
 
-import os
 import re
 
 import pytest
 
 from companion_app import create_app
-from tests.live import CHROMIUM, CHROMIUM_ARGS, served
+from tests.live import chromium, served
 from tests.web import game_script
 
 VERSION_FIELD = re.compile(r'name="version" value="(\d+)"')
@@ -67,11 +66,5 @@ def live_server(tmp_path):
 @pytest.fixture
 def browser():
     """Debian's headless Chromium through Playwright; fails (never skips) if it is missing."""
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium).")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    with chromium() as launched:
         yield launched
-        launched.close()
