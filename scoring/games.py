@@ -1,26 +1,38 @@
 """Registry of the games the companion can track or score."""
 
+import importlib
+import importlib.util
+from collections.abc import Callable
 from types import ModuleType
 
 from scoring.errors import InvalidSetup
 
 
-def _razzia() -> ModuleType:
-    from scoring import razzia
+def _package(path: str) -> Callable[[], ModuleType | None]:
+    """A loader of the rules package at `path`; None while that package does not exist yet."""
 
-    return razzia
+    def load() -> ModuleType | None:
+        return importlib.import_module(path) if importlib.util.find_spec(path) else None
+
+    return load
 
 
-_GAMES = {"razzia": _razzia}
+#: Game name -> loader of its rules package under `scoring/` (imported on first use).
+_GAMES: dict[str, Callable[[], ModuleType | None]] = {
+    "razzia": _package("scoring.razzia"),
+    "for_sale": _package("scoring.for_sale"),
+    "prodigals_club": _package("scoring.prodigals_club"),
+}
 
 
 def game_names() -> list[str]:
     """Names of the games that can be tracked live."""
-    return sorted(_GAMES)
+    return sorted(name for name, load in _GAMES.items() if load() is not None)
 
 
 def get_game(name: object) -> ModuleType:
     """The rules module of a game, or InvalidSetup naming the unknown game."""
-    if not isinstance(name, str) or name not in _GAMES:
+    module = _GAMES[name]() if isinstance(name, str) and name in _GAMES else None
+    if module is None:
         raise InvalidSetup(f"Unknown game {name!r}; known games: {', '.join(game_names())}.")
-    return _GAMES[name]()
+    return module

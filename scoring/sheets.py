@@ -3,15 +3,18 @@
 from collections.abc import Callable
 
 from scoring.errors import N_, InvalidSheet
-from scoring.razzia.sheet import score_razzia_sheet
+from scoring.games import game_names, get_game
 
-#: The calculator of each game that has one; more games arrive later.
-CALCULATORS: dict[str, Callable[[dict], dict]] = {"razzia": score_razzia_sheet}
+
+def calculators() -> dict[str, Callable[[dict], dict]]:
+    """The calculator of each game whose rules package exports `score_sheet`."""
+    found = {name: getattr(get_game(name), "score_sheet", None) for name in game_names()}
+    return {name: calculator for name, calculator in found.items() if calculator is not None}
 
 
 def calculator_names() -> list[str]:
     """Names of the games this calculator scores."""
-    return sorted(CALCULATORS)
+    return sorted(calculators())
 
 
 def score_sheet(sheet: object) -> dict:
@@ -25,10 +28,11 @@ def score_sheet(sheet: object) -> dict:
     if "game" not in sheet:
         raise InvalidSheet(N_("game: missing; this calculator scores: {games}."), games=scored)
     game = sheet["game"]
-    if not isinstance(game, str) or game not in CALCULATORS:
+    known = calculators()
+    if not isinstance(game, str) or game not in known:
         raise InvalidSheet(
             N_("Unknown game {game}; this calculator scores: {games}."),
             game=repr(game),
             games=scored,
         )
-    return CALCULATORS[game](sheet)
+    return known[game](sheet)
