@@ -1,0 +1,138 @@
+"""Phase 1, buying houses with coins (RULES.md §2 "Phase 1, buying")."""
+
+from scoring.errors import N_, IllegalMove
+from scoring.for_sale import cards
+
+
+def houses_left(state: dict) -> int:
+    """Houses in play that have not been turned over yet."""
+    return state["in_play"] - len(state["houses_seen"])
+
+
+def houses_due(state: dict) -> int:
+    """How many houses the next buying round turns over (fewer only in the last round)."""
+    per_round = cards.houses_per_round(len(state["players"]), state["variant"])
+    return min(per_round, houses_left(state))
+
+
+def validate_cards(cards_given: object, due: int, message: str) -> list[int]:
+    """A list of `due` whole numbers, or IllegalMove with `message` (how many are expected)."""
+    if (
+        not isinstance(cards_given, list)
+        or len(cards_given) != due
+        or not all(type(card) is int for card in cards_given)
+    ):
+        raise IllegalMove(message, count=due)
+    return cards_given
+
+
+def turn_over(state: dict, houses: object) -> None:
+    """Start a buying round with the houses turned over; the round's leader bids first."""
+    due = houses_due(state)
+    numbers = validate_cards(houses, due, N_("Enter the {count} houses turned over."))
+    for number in numbers:
+        if number not in cards.HOUSES:
+            raise IllegalMove(N_("There is no house {number}; houses are 1 to 30."), number=number)
+        if number in state["houses_seen"] or numbers.count(number) > 1:
+            raise IllegalMove(
+                N_("House {number} has already been turned over; each house exists once."),
+                number=number,
+            )
+    state["houses_seen"] = [*state["houses_seen"], *numbers]
+    state["offer"] = sorted(numbers)
+    state["buying_round"] += 1
+    state["phase"] = "auction"
+    seats = len(state["players"])
+    leader = state["leader"]
+    state["auction"] = {
+        "active": [(leader + step) % seats for step in range(seats)],
+        "turn": leader,
+        "high": None,
+        "houses": due,
+        "passes": 0,
+    }
+
+
+def bid(state: dict, seat: int, total: object) -> None:
+    """`seat` raises their stack to `total` coins, more than the highest bid so far."""
+    auction = state["auction"]
+    player = state["players"][seat]
+    if type(total) is not int or total < 0:
+        raise IllegalMove(N_("A bid is a whole number of coins, 0 or more."))
+    high = auction["high"]
+    if player["coins"] == 0:
+        raise IllegalMove(N_("{name} has no coins left and must pass."), name=player["name"])
+    if high is not None and total <= high:
+        raise IllegalMove(
+            N_("A bid must be higher than the highest bid of {high} coins."), high=high
+        )
+    if total - player["bid"] > player["coins"]:
+        raise IllegalMove(
+            N_("{name} cannot bid {total} coins: {name} has only {owned} coins besides the bid."),
+            name=player["name"],
+            total=total,
+            owned=player["coins"],
+        )
+    player["coins"] -= total - player["bid"]
+    player["bid"] = total
+    auction["high"] = total
+    auction["turn"] = _next_bidder(auction, seat)
+
+
+def pass_(state: dict, seat: int) -> None:
+    """`seat` passes: lowest house and half the bid back (variant: the first passers all)."""
+    auction = state["auction"]
+    player = state["players"][seat]
+    if auction["passes"] < houseless_passes(state):
+        player["coins"] += player["bid"]
+    else:
+        back = cards.refund(player["bid"], state["refund"])
+        _spend(state, player, player["bid"] - back)
+        player["coins"] += back
+        _take(player, state["offer"].pop(0))
+    player["bid"] = 0
+    auction["passes"] += 1
+    following = _next_bidder(auction, seat)
+    auction["active"] = [other for other in auction["active"] if other != seat]
+    auction["turn"] = following
+    if len(auction["active"]) == 1:
+        _last_buys(state, auction["active"][0])
+
+
+def houseless_passes(state: dict) -> int:
+    """How many of the first passers this round get no house (and all their coins back).
+
+    One in the variant (RULES.md §2 variant: "the first player to pass takes back all
+    their coins and gets no house"); none in the normal game. When the variant's last round
+    turns over fewer houses, the rule is read as "one house short per passer without one".
+    """
+    return len(state["players"]) - state["auction"]["houses"]
+
+
+def _last_buys(state: dict, seat: int) -> None:
+    """The last player left pays the whole bid and takes the highest house; they lead next."""
+    player = state["players"][seat]
+    _spend(state, player, player["bid"])
+    player["bid"] = 0
+    _take(player, state["offer"].pop())
+    state["offer"] = []
+    state["auction"] = None
+    state["leader"] = seat
+    state["phase"] = "buying" if houses_left(state) else "selling"
+
+
+def _take(player: dict, house: int) -> None:
+    """Put a house in the player's hand (kept sorted)."""
+    player["houses"] = sorted([*player["houses"], house])
+
+
+def _spend(state: dict, player: dict, coins: int) -> None:
+    """Coins of the player's bid leave the game."""
+    player["spent"] += coins
+    state["coins_out"] += coins
+
+
+def _next_bidder(auction: dict, seat: int) -> int:
+    """The next seat still in the auction after `seat`, clockwise."""
+    active = auction["active"]
+    return active[(active.index(seat) + 1) % len(active)]

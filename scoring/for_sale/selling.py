@@ -1,0 +1,134 @@
+"""Phase 2, selling houses for checks, and the end of the game (RULES.md §2 "Phase 2", "End")."""
+
+from collections import Counter
+
+from scoring.errors import N_, IllegalMove
+from scoring.for_sale import cards
+from scoring.for_sale.buying import validate_cards
+
+
+def holders(state: dict) -> list[int]:
+    """Seats still holding houses, in seat order."""
+    return [seat for seat, player in enumerate(state["players"]) if player["houses"]]
+
+
+def checks_left(state: dict) -> int:
+    """Checks in play that have not been turned over yet."""
+    return state["in_play"] - len(state["checks_seen"])
+
+
+def checks_due(state: dict) -> int:
+    """How many checks the next selling round turns over.
+
+    One per player still holding houses; a lone holder in the variant takes the whole rest
+    of the deck (RULES.md §2 variant).
+    """
+    sellers = len(holders(state))
+    return checks_left(state) if sellers == 1 else min(sellers, checks_left(state))
+
+
+def turn_over(state: dict, checks: object) -> None:
+    """Start a selling round with the checks turned over; everyone holding houses chooses."""
+    values = validate_cards(checks, checks_due(state), N_("Enter the {count} checks turned over."))
+    counts = Counter(state["checks_seen"])
+    for value in values:
+        if value not in cards.CHECK_VALUES:
+            raise IllegalMove(
+                N_("There is no check of {value}; checks are 0 and 2,000 to 15,000."),
+                value=f"{value:,}",
+            )
+        counts[value] += 1
+        if counts[value] > cards.COPIES_PER_CHECK:
+            raise IllegalMove(
+                N_("Both checks of {value} have already been turned over."), value=f"{value:,}"
+            )
+    state["checks_seen"] = [*state["checks_seen"], *values]
+    state["selling_round"] += 1
+    sellers = holders(state)
+    if len(sellers) == 1:
+        _take_rest(state, sellers[0], sorted(values, reverse=True))
+    else:
+        state["checks_up"] = sorted(values, reverse=True)
+        state["phase"] = "reveal"
+
+
+def sell(state: dict, houses: object) -> None:
+    """Everyone's revealed house: highest house takes the highest check, and so on."""
+    chosen = _validate_sale(state, houses)
+    order = sorted(
+        (seat for seat, house in enumerate(chosen) if house is not None),
+        key=lambda seat: chosen[seat],
+        reverse=True,
+    )
+    got: list[list[int]] = [[] for _ in state["players"]]
+    for seat, check in zip(order, state["checks_up"], strict=True):
+        player = state["players"][seat]
+        player["houses"] = [house for house in player["houses"] if house != chosen[seat]]
+        player["checks"] = [*player["checks"], check]
+        got[seat] = [check]
+    state["houses_out"] = sorted([*state["houses_out"], *(h for h in chosen if h is not None)])
+    _record(state, list(state["checks_up"]), chosen, got)
+    state["checks_up"] = []
+    state["phase"] = "selling"
+    _maybe_end(state)
+
+
+def _validate_sale(state: dict, houses: object) -> list[int | None]:
+    """One house per seat from that player's hand (null for a seat without houses)."""
+    players = state["players"]
+    if not isinstance(houses, list) or len(houses) != len(players):
+        raise IllegalMove(
+            N_(
+                "List one revealed house per seat ({count} entries, null for a player "
+                "without houses)."
+            ),
+            count=len(players),
+        )
+    for player, house in zip(players, houses, strict=True):
+        if not player["houses"]:
+            if house is not None:
+                raise IllegalMove(N_("{name} has no houses left to sell."), name=player["name"])
+        elif house is None:
+            raise IllegalMove(N_("Enter the house {name} revealed."), name=player["name"])
+        elif type(house) is not int or house not in player["houses"]:
+            raise IllegalMove(
+                N_("{name} does not hold house {house}; {name} holds {hand}."),
+                name=player["name"],
+                house=str(house)[:12],
+                hand=", ".join(str(h) for h in player["houses"]),
+            )
+    return houses
+
+
+def _take_rest(state: dict, seat: int, checks: list[int]) -> None:
+    """The lone holder takes every remaining check; their unsold houses stay in hand."""
+    player = state["players"][seat]
+    player["checks"] = [*player["checks"], *checks]
+    got: list[list[int]] = [[] for _ in state["players"]]
+    got[seat] = list(checks)
+    _record(state, list(checks), [None] * len(state["players"]), got)
+    _maybe_end(state)
+
+
+def _record(state: dict, checks: list[int], houses: list, got: list[list[int]]) -> None:
+    """Append this selling round to the record (for results and the history)."""
+    entry = {"round": state["selling_round"], "checks": checks, "houses": list(houses), "got": got}
+    state["sales"] = [*state["sales"], entry]
+
+
+def _maybe_end(state: dict) -> None:
+    """The game ends once every check is handed out (or nobody holds a house)."""
+    if checks_left(state) == 0 or not holders(state):
+        state["phase"] = "game_over"
+        state["ranks"] = ranks(state["players"])
+
+
+def money(player: dict) -> int:
+    """Checks plus coins at $1,000 (RULES.md §2 "End")."""
+    return sum(player["checks"]) + (player["coins"] + player["bid"]) * cards.COIN_VALUE
+
+
+def ranks(players: list[dict]) -> list[int]:
+    """1 + players strictly richer, where more coins break a tie of money (then shared)."""
+    keys = [(money(player), player["coins"] + player["bid"]) for player in players]
+    return [1 + sum(other > key for other in keys) for key in keys]

@@ -1,0 +1,83 @@
+"""For Sale table setup: players, variant, refund rounding and the first state (RULES.md §2)."""
+
+from scoring.errors import N_, InvalidSetup
+from scoring.for_sale import cards
+
+MAX_NAME_LENGTH = 40
+SETUP_KEYS = ("players", "variant", "refund")
+
+
+def new_table(setup: object) -> dict:
+    """The state of a fresh table waiting for the start player to be drawn."""
+    names, variant, rounding = _validate(setup)
+    count = len(names)
+    coins = cards.COINS[count]
+    return {
+        "game": "for_sale",
+        "players": [
+            {"name": name, "coins": coins, "bid": 0, "spent": 0, "houses": [], "checks": []}
+            for name in names
+        ],
+        "variant": variant,
+        "refund": rounding,
+        "coins_each": coins,
+        "in_play": cards.in_play(count, variant),
+        "phase": "start",
+        "start_player": None,
+        "leader": None,
+        "buying_round": 0,
+        "selling_round": 0,
+        "houses_seen": [],
+        "checks_seen": [],
+        "offer": [],
+        "auction": None,
+        "checks_up": [],
+        "houses_out": [],
+        "coins_out": 0,
+        "sales": [],
+        "ranks": None,
+    }
+
+
+def _validate(setup: object) -> tuple[list[str], bool, str]:
+    """Names, variant flag and refund rounding of a valid setup, or InvalidSetup."""
+    if not isinstance(setup, dict):
+        raise InvalidSetup(N_("The table setup must be an object with a list of players."))
+    for key in setup:
+        if key not in SETUP_KEYS:
+            raise InvalidSetup(
+                N_("Unknown setup field {key}; For Sale knows players, variant and refund."),
+                key=repr(key),
+            )
+    variant = setup.get("variant", False)
+    if not isinstance(variant, bool):
+        raise InvalidSetup(N_("variant must be true or false."))
+    rounding = setup.get("refund", "up")
+    if rounding not in cards.REFUNDS:
+        raise InvalidSetup(
+            N_("refund must be up (the rulebook: half rounded up) or down (house rule).")
+        )
+    return _player_names(setup.get("players")), variant, rounding
+
+
+def _player_names(names: object) -> list[str]:
+    """Validated player names in seat order (clockwise)."""
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        raise InvalidSetup(N_("players must be a list of names."))
+    names = [name.strip() for name in names]
+    if not cards.MIN_PLAYERS <= len(names) <= cards.MAX_PLAYERS:
+        raise InvalidSetup(
+            N_("For Sale is played by 3 to 6 players, not {count}."), count=len(names)
+        )
+    for name in names:
+        if not name:
+            raise InvalidSetup(N_("Every player needs a name."))
+        if len(name) > MAX_NAME_LENGTH:
+            raise InvalidSetup(
+                N_("The name {name} is longer than {limit} characters."),
+                name=name[:MAX_NAME_LENGTH] + "...",
+                limit=MAX_NAME_LENGTH,
+            )
+    if len({name.casefold() for name in names}) != len(names):
+        raise InvalidSetup(N_("Two players have the same name; names must differ."))
+    return names
