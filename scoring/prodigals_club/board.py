@@ -1,0 +1,130 @@
+"""Klub ztroskotanců constants and the board values a table enters (RULES.md §5)."""
+
+from scoring.errors import N_, InvalidSetup
+
+GAME = "prodigals_club"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 5
+ROUNDS = 5
+PROPERTY, ELECTION, SOCIETY = "property", "election", "society"
+#: Every competition, in the order handicaps are handed out (RULES.md §5 "Handicaps").
+COMPETITIONS = (PROPERTY, ELECTION, SOCIETY)
+#: The handicap key of each competition: +£1, +1 vote, a society token one space up.
+HANDICAP_KEYS = {PROPERTY: "money", ELECTION: "votes", SOCIETY: "society"}
+MIN_COMPETITIONS = 2
+#: The top of the election track (RULES.md §5 "Election").
+MAX_VOTES = 44
+#: Pounds added per property tile still owned at game end (RULES.md §5 "Property").
+TILE_PENALTY = 3
+#: Places in Hyde Park that lose votes: 1st, 2nd, 3rd (RULES.md §5 "Hyde Park").
+HYDE_PARK_PLACES = 3
+#: Votes gained by everyone tied for the fewest megaphones.
+FEWEST_GAIN = 1
+#: Influential-person tokens on a society chart.
+SOCIETY_TOKENS = 4
+#: The district marker gives this discount when selling a tile of its district.
+DISTRICT_DISCOUNT = 1
+
+
+def is_int(value: object) -> bool:
+    """A whole number; booleans are not numbers here."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def competitions(value: object) -> list[str]:
+    """The validated competitions in play, in rulebook order."""
+    if (
+        not isinstance(value, list)
+        or not all(isinstance(name, str) and name in COMPETITIONS for name in value)
+        or len(set(value)) != len(value)
+        or not MIN_COMPETITIONS <= len(value) <= len(COMPETITIONS)
+    ):
+        raise InvalidSetup(
+            N_("competitions: choose two or three of property, election and society.")
+        )
+    return [name for name in COMPETITIONS if name in value]
+
+
+def _whole(board: dict, key: str, minimum: int | None = None) -> int:
+    """A whole-number board value, or InvalidSetup naming it."""
+    value = board.get(key)
+    if not is_int(value) or (minimum is not None and value < minimum):
+        raise InvalidSetup(
+            N_("{field}: enter the board value as a whole number of at least {minimum}."),
+            field=key,
+            minimum=0 if minimum is None else minimum,
+        )
+    return value
+
+
+def _hyde_park(value: object) -> list[list[int]]:
+    """Votes lost by 1st, 2nd and 3rd place in each of the 5 rounds (the board's table)."""
+    if (
+        not isinstance(value, list)
+        or len(value) != ROUNDS
+        or not all(
+            isinstance(column, list)
+            and len(column) == HYDE_PARK_PLACES
+            and all(is_int(loss) and loss >= 0 for loss in column)
+            for column in value
+        )
+    ):
+        raise InvalidSetup(
+            N_(
+                "hyde_park: enter the votes lost by 1st, 2nd and 3rd place for each of"
+                " the 5 rounds as whole numbers of 0 or more."
+            )
+        )
+    return [list(column) for column in value]
+
+
+def _society_range(value: object) -> list[int] | None:
+    """The lowest and highest society score the chart allows, or None when not entered."""
+    if value is None:
+        return None
+    if (
+        not (isinstance(value, list) and len(value) == 2 and all(is_int(end) for end in value))
+        or value[0] > value[1]
+    ):
+        raise InvalidSetup(
+            N_("society_range: enter the chart's lowest and highest score, lowest first.")
+        )
+    return list(value)
+
+
+def _tokens(value: object) -> list[int]:
+    """The values of the 4 chart spaces the tokens start on."""
+    if not (
+        isinstance(value, list)
+        and len(value) == SOCIETY_TOKENS
+        and all(is_int(token) for token in value)
+    ):
+        raise InvalidSetup(
+            N_("society_tokens: enter the 4 chart values the tokens start on, as whole numbers.")
+        )
+    return list(value)
+
+
+def board_values(value: object, playing: list[str]) -> dict:
+    """The validated board values the table entered for the competitions in play."""
+    if not isinstance(value, dict):
+        raise InvalidSetup(N_("board: the board values must be an object."))
+    board = {"messengers": _whole(value, "messengers", 1)}
+    if PROPERTY in playing:
+        board["money"] = _whole(value, "money", 0)
+        board["districts"] = _whole(value, "districts", 1)
+        board["district"] = _whole(value, "district", 1)
+        if board["district"] > board["districts"]:
+            raise InvalidSetup(
+                N_("district: the marker must point at a district from 1 to {districts}."),
+                districts=board["districts"],
+            )
+    if ELECTION in playing:
+        board["votes"] = _whole(value, "votes")
+        if board["votes"] > MAX_VOTES:
+            raise InvalidSetup(N_("votes: the election track ends at 44."))
+        board["hyde_park"] = _hyde_park(value.get("hyde_park"))
+    if SOCIETY in playing:
+        board["society_tokens"] = _tokens(value.get("society_tokens"))
+        board["society_range"] = _society_range(value.get("society_range"))
+    return board

@@ -1,0 +1,197 @@
+"""Klub ztroskotanců moves: the scorekeeper's entries and the round's steps (RULES.md §5)."""
+
+import copy
+import random
+
+from scoring.errors import N_, IllegalMove
+from scoring.prodigals_club import rounds, table
+from scoring.prodigals_club.board import ELECTION, MAX_VOTES, PROPERTY, SOCIETY, is_int
+from scoring.prodigals_club.property import apply_property
+from scoring.prodigals_club.scores import competition_scores
+from scoring.prodigals_club.society import apply_society
+
+#: How many recent changes the state keeps per player (the full history is the move log).
+CHANGES_KEPT = 12
+#: Phases in which the tracks may be changed, per competition.
+TRACK_PHASES = {PROPERTY: ("play",), ELECTION: ("play",), SOCIETY: ("play", "old_lady")}
+
+
+def complete_move(state: dict, move: object, rng: random.Random) -> dict:
+    """The move with its random outcome filled in (turn order by lot), so replays never re-roll."""
+    if isinstance(move, dict) and move.get("type") == "order" and move.get("order") is None:
+        return {**move, "order": table.draw_order(len(state["players"]), rng)}
+    return copy.deepcopy(move) if isinstance(move, dict) else move
+
+
+def apply(state: dict, move: object) -> dict:
+    """The state after `move`; the input state is never modified."""
+    if not isinstance(move, dict):
+        raise IllegalMove(N_("A move must be an object with a type."))
+    kind = move.get("type")
+    handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
+    if handler is None:
+        raise IllegalMove(
+            N_("Unknown move type {type}; expected one of: {known}."),
+            type=repr(kind),
+            known=", ".join(_HANDLERS),
+        )
+    new_state = copy.deepcopy(state)
+    new_state["notice"] = None
+    handler(new_state, move)
+    return new_state
+
+
+def _require_phase(state: dict, *phases: str) -> None:
+    """Refuse a move made outside its step of the round."""
+    if state["phase"] not in phases:
+        raise IllegalMove(
+            N_("That entry is not possible now; the table is at the {phase} step."),
+            phase=state["phase"].replace("_", " "),
+        )
+
+
+def _seat(state: dict, move: dict) -> int:
+    """The validated seat a move names."""
+    seat = move.get("seat")
+    if not is_int(seat) or not 0 <= seat < len(state["players"]):
+        raise IllegalMove(
+            N_("seat: choose a player (0 to {last}), not {seat}."),
+            last=len(state["players"]) - 1,
+            seat=repr(seat),
+        )
+    return seat
+
+
+def _track(state: dict, competition: str, move: dict) -> int:
+    """The seat of a track entry, refused if the competition is not in play or not now."""
+    if competition not in state["competitions"]:
+        raise IllegalMove(
+            N_("The {competition} competition is not in play at this table."),
+            competition=competition,
+        )
+    _require_phase(state, *TRACK_PHASES[competition])
+    return _seat(state, move)
+
+
+def _record(state: dict, seat: int, before: dict, what: str) -> None:
+    """Keep a short per-player list of score changes for the screen."""
+    after = competition_scores(state, seat, game_end=False)
+    for name, value in after.items():
+        if before.get(name) != value:
+            history = state["changes"][seat]
+            history.append(
+                {
+                    "round": state["round"],
+                    "competition": name,
+                    "what": what,
+                    "before": before[name],
+                    "after": value,
+                }
+            )
+            del history[:-CHANGES_KEPT]
+
+
+def _order(state: dict, move: dict) -> None:
+    """Round 1's turn order (drawn or entered); the handicaps follow from it."""
+    _require_phase(state, "order")
+    table.set_order(state, move.get("order"))
+
+
+def _property(state: dict, move: dict) -> None:
+    """A property entry: add tiles, sell, exchange, spend, receive, correct cash."""
+    seat = _track(state, PROPERTY, move)
+    before = competition_scores(state, seat, game_end=False)
+    state["notice"] = apply_property(state, seat, move)
+    _record(state, seat, before, "property:" + str(move.get("action")))
+
+
+def _votes(state: dict, move: dict) -> None:
+    """Votes gained or lost; the track stops at 44 and may go below 0 (RULES.md §5)."""
+    seat = _track(state, ELECTION, move)
+    delta = move.get("delta")
+    if not is_int(delta) or delta == 0:
+        raise IllegalMove(
+            N_("delta: enter the change in votes as a whole number other than 0, not {value}."),
+            value=repr(delta),
+        )
+    before = competition_scores(state, seat, game_end=False)
+    player = state["players"][seat]
+    wanted = player["votes"] + delta
+    player["votes"] = min(wanted, MAX_VOTES)
+    if wanted > MAX_VOTES:
+        state["notice"] = {"kind": "votes_capped", "seat": seat, "wanted": wanted}
+    _record(state, seat, before, "votes")
+
+
+def _society(state: dict, move: dict) -> None:
+    """New society token values (or their sum)."""
+    seat = _track(state, SOCIETY, move)
+    before = competition_scores(state, seat, game_end=False)
+    state["notice"] = apply_society(state, seat, move)
+    _record(state, seat, before, "society")
+
+
+def _reserve(state: dict, move: dict) -> None:
+    """A messenger on the turn-order space reserves a place for the next round."""
+    _require_phase(state, "play")
+    seat = _seat(state, move)
+    place = move.get("place")
+    count = len(state["players"])
+    if not is_int(place) or not 1 <= place <= count:
+        raise IllegalMove(
+            N_("place: choose a place from 1 to {count}, not {value}."),
+            count=count,
+            value=repr(place),
+        )
+    name = state["players"][seat]["name"]
+    if seat in state["reserved"]:
+        raise IllegalMove(
+            N_("{name} has already reserved place {place}."),
+            name=name,
+            place=state["reserved"].index(seat) + 1,
+        )
+    holder = state["reserved"][place - 1]
+    if holder is not None:
+        raise IllegalMove(
+            N_("Place {place} is already reserved by {name}."),
+            place=place,
+            name=state["players"][holder]["name"],
+        )
+    state["reserved"][place - 1] = seat
+
+
+def _end_actions(state: dict, move: dict) -> None:
+    """The actions are over: Hyde Park, then the Old Lady, for the competitions in play."""
+    _require_phase(state, "play")
+    rounds.after_actions(state)
+
+
+def _hyde_park(state: dict, move: dict) -> None:
+    """Hyde Park with every player's megaphones of this round."""
+    _require_phase(state, "hyde_park")
+    rounds.hyde_park(state, move.get("megaphones"))
+
+
+def _old_lady(state: dict, move: dict) -> None:
+    """The Old Lady step is done; `exempt` marks the players whose messenger took her space."""
+    _require_phase(state, "old_lady")
+    rounds.old_lady(state, move.get("exempt", []))
+
+
+def _end_round(state: dict, move: dict) -> None:
+    """Start the next round: reserved turn order, district marker one step on."""
+    _require_phase(state, "round_end")
+    rounds.next_round(state)
+
+
+_HANDLERS = {
+    "order": _order,
+    "property": _property,
+    "votes": _votes,
+    "society": _society,
+    "reserve": _reserve,
+    "end_actions": _end_actions,
+    "hyde_park": _hyde_park,
+    "old_lady": _old_lady,
+    "end_round": _end_round,
+}

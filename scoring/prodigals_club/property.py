@@ -1,0 +1,175 @@
+"""Property bookkeeping: cash, tiles, selling, exchanging, spending (RULES.md §5 "Property")."""
+
+from scoring.errors import N_, IllegalMove
+from scoring.prodigals_club.board import DISTRICT_DISCOUNT, is_int
+
+
+def _amount(value: object, field: str) -> int:
+    """A whole number of pounds of at least 1."""
+    if not is_int(value) or value < 1:
+        raise IllegalMove(
+            N_("{field}: enter a whole number of pounds of at least 1, not {value}."),
+            field=field,
+            value=repr(value),
+        )
+    return value
+
+
+def tile(value: object, state: dict, field: str = "tile") -> dict:
+    """A validated property tile {"value", "district"}."""
+    districts = state["board"]["districts"]
+    if (
+        not isinstance(value, dict)
+        or set(value) != {"value", "district"}
+        or not is_int(value["value"])
+        or value["value"] < 0
+        or not is_int(value["district"])
+        or not 1 <= value["district"] <= districts
+    ):
+        raise IllegalMove(
+            N_(
+                "{field}: a tile is a face value of 0 or more and a district from 1 to"
+                " {districts}, not {value}."
+            ),
+            field=field,
+            districts=districts,
+            value=repr(value),
+        )
+    return {"value": value["value"], "district": value["district"]}
+
+
+def _owned(state: dict, seat: int, wanted: dict) -> int:
+    """Index of the player's tile equal to `wanted`, or IllegalMove if they don't own it."""
+    player = state["players"][seat]
+    for index, owned in enumerate(player["tiles"]):
+        if owned == wanted:
+            return index
+    raise IllegalMove(
+        N_("{name} owns no £{value} tile of district {district}."),
+        name=player["name"],
+        value=wanted["value"],
+        district=wanted["district"],
+    )
+
+
+def _discount(value: object) -> int:
+    """Extra card discounts on a sale (0 when none)."""
+    if value is None:
+        return 0
+    if not is_int(value) or value < 0:
+        raise IllegalMove(
+            N_("discount: enter a whole number of pounds of 0 or more, not {value}."),
+            value=repr(value),
+        )
+    return value
+
+
+def sale_price(state: dict, sold: dict, discount: int) -> int:
+    """Face value minus the district marker's £1 and card discounts, never below 0."""
+    marker = DISTRICT_DISCOUNT if sold["district"] == state["district"] else 0
+    return max(0, sold["value"] - marker - discount)
+
+
+def exchange_excess(given: dict, taken: dict, limit: int | None) -> int:
+    """Pounds the bank pays when an exchange goes past its limit (seed: limit −3, 6 for 1 → £2)."""
+    if limit is None:
+        return 0
+    return max(0, given["value"] - taken["value"] - limit)
+
+
+def _limit(value: object) -> int | None:
+    """The exchange limit as pounds (the board's −3 is 3), or None when the space has none."""
+    if value is None:
+        return None
+    if not is_int(value) or value == 0:
+        raise IllegalMove(
+            N_("limit: enter the exchange limit printed on the space (e.g. -3), not {value}."),
+            value=repr(value),
+        )
+    return abs(value)
+
+
+def apply_property(state: dict, seat: int, move: dict) -> dict | None:
+    """Carry out one property entry; the notice to show, if any."""
+    action = move.get("action")
+    handler = _ACTIONS.get(action) if isinstance(action, str) else None
+    if handler is None:
+        raise IllegalMove(
+            N_("action: unknown property entry {action}; expected one of: {known}."),
+            action=repr(action),
+            known=", ".join(_ACTIONS),
+        )
+    return handler(state, seat, move)
+
+
+def _add(state: dict, seat: int, move: dict) -> None:
+    """Tiles the player receives (the starting set, or a correction)."""
+    tiles = move.get("tiles")
+    if not isinstance(tiles, list) or not tiles:
+        raise IllegalMove(N_("tiles: enter at least one tile as value/district, e.g. 4/2."))
+    state["players"][seat]["tiles"] += [tile(item, state, "tiles") for item in tiles]
+
+
+def _sell(state: dict, seat: int, move: dict) -> None:
+    """Sell a tile to the bank."""
+    sold = tile(move.get("tile"), state)
+    discount = _discount(move.get("discount"))
+    player = state["players"][seat]
+    player["tiles"].pop(_owned(state, seat, sold))
+    player["cash"] += sale_price(state, sold, discount)
+
+
+def _exchange(state: dict, seat: int, move: dict) -> dict | None:
+    """Swap one owned tile for one on the board; the bank pays what exceeds the limit."""
+    given = tile(move.get("give"), state, "give")
+    taken = tile(move.get("take"), state, "take")
+    limit = _limit(move.get("limit"))
+    player = state["players"][seat]
+    index = _owned(state, seat, given)
+    player["tiles"][index] = taken
+    excess = exchange_excess(given, taken, limit)
+    player["cash"] += excess
+    return {"kind": "exchange_excess", "seat": seat, "paid": excess} if excess else None
+
+
+def _spend(state: dict, seat: int, move: dict) -> dict | None:
+    """Return money to the bank; while owning property, at most the cash in hand."""
+    amount = _amount(move.get("amount"), "amount")
+    player = state["players"][seat]
+    if player["tiles"] and amount > player["cash"]:
+        spent = max(player["cash"], 0)
+        player["cash"] -= spent
+        return {"kind": "spent_all", "seat": seat, "spent": spent, "asked": amount}
+    player["cash"] -= amount
+    return None
+
+
+def _receive(state: dict, seat: int, move: dict) -> None:
+    """Money from the bank (a card or space that pays)."""
+    state["players"][seat]["cash"] += _amount(move.get("amount"), "amount")
+
+
+def _set_cash(state: dict, seat: int, move: dict) -> None:
+    """Correct the cash to what the player holds; never below 0 while owning property."""
+    value = move.get("cash")
+    player = state["players"][seat]
+    if not is_int(value):
+        raise IllegalMove(
+            N_("cash: enter a whole number of pounds, not {value}."), value=repr(value)
+        )
+    if value < 0 and player["tiles"]:
+        raise IllegalMove(
+            N_("{name} still owns property, so their cash cannot go below £0."),
+            name=player["name"],
+        )
+    player["cash"] = value
+
+
+_ACTIONS = {
+    "add": _add,
+    "sell": _sell,
+    "exchange": _exchange,
+    "spend": _spend,
+    "receive": _receive,
+    "set_cash": _set_cash,
+}

@@ -1,0 +1,172 @@
+"""Read-only views of a Klub ztroskotanců state: actions, standings, summary, box, results."""
+
+from scoring.prodigals_club import standings
+from scoring.prodigals_club.board import ELECTION, PROPERTY, ROUNDS, SOCIETY
+from scoring.prodigals_club.rounds import hyde_park_column
+from scoring.prodigals_club.scores import all_scores
+
+#: The steps of a round in order; the box shows the current one on its police pixels.
+ROUND_STEPS = ("play", "hyde_park", "old_lady", "round_end")
+#: Police pixels lit per step stay below this limit, so the raid animation never plays.
+STEP_LIMIT = len(ROUND_STEPS) + 1
+
+
+def actions(state: dict) -> dict:
+    """What may be entered now, for the UI (the rules decide, the UI shows)."""
+    phase = state["phase"]
+    playing = state["competitions"]
+    result: dict = {"phase": phase, "actor": None, "sitting_out": []}
+    if phase == "order":
+        result["order"] = True
+    elif phase == "play":
+        result.update(
+            property=PROPERTY in playing,
+            votes=ELECTION in playing,
+            society=SOCIETY in playing,
+            places=[place + 1 for place, seat in enumerate(state["reserved"]) if seat is None],
+            reserving=[
+                seat for seat in range(len(state["players"])) if seat not in state["reserved"]
+            ],
+            end_actions=True,
+        )
+    elif phase == "hyde_park":
+        result["hyde_park"] = hyde_park_column(state)
+    elif phase == "old_lady":
+        result.update(society=True, old_lady=True)
+    elif phase == "round_end":
+        result["end_round"] = True
+    return result
+
+
+def legal_moves(state: dict) -> list[dict]:
+    """A sample of legal moves: one of each kind of entry per player (amounts are open)."""
+    options = actions(state)
+    phase, seats = state["phase"], range(len(state["players"]))
+    if phase == "order":
+        return [{"type": "order", "order": list(seats)}]
+    if phase == "hyde_park":
+        return [{"type": "hyde_park", "megaphones": [seat % 3 for seat in seats]}]
+    if phase == "old_lady":
+        return [{"type": "old_lady", "exempt": []}, *_society_moves(state)]
+    if phase == "round_end":
+        return [{"type": "end_round"}]
+    if phase != "play":
+        return []
+    moves: list[dict] = [{"type": "end_actions"}]
+    if options["property"]:
+        moves += _property_moves(state)
+    if options["votes"]:
+        moves += [
+            {"type": "votes", "seat": seat, "delta": delta} for seat in seats for delta in (-2, 1)
+        ]
+    if options["society"]:
+        moves += _society_moves(state)
+    moves += [
+        {"type": "reserve", "seat": seat, "place": place}
+        for seat in options["reserving"]
+        for place in options["places"]
+    ]
+    return moves
+
+
+def _property_moves(state: dict) -> list[dict]:
+    """Sell each owned tile, spend £1, receive £1 (and the starting tiles when none)."""
+    moves = []
+    for seat, player in enumerate(state["players"]):
+        moves.append({"type": "property", "seat": seat, "action": "spend", "amount": 1})
+        moves.append({"type": "property", "seat": seat, "action": "receive", "amount": 1})
+        moves += [
+            {"type": "property", "seat": seat, "action": "sell", "tile": dict(owned)}
+            for owned in player["tiles"]
+        ]
+    return moves
+
+
+def _society_moves(state: dict) -> list[dict]:
+    """A token lowered by 1 and a sum entry for each player."""
+    moves = []
+    for seat, player in enumerate(state["players"]):
+        tokens = list(player["tokens"] or [player["society"], 0, 0, 0])
+        tokens[0] -= 1
+        moves.append({"type": "society", "seat": seat, "tokens": tokens})
+        moves.append({"type": "society", "seat": seat, "sum": player["society"] + 1})
+    return moves
+
+
+def live_standings(state: dict) -> list[dict]:
+    """Per player: competition scores now, the final score and rank if the game ended now."""
+    if state["phase"] == "order":
+        return []
+    scores = all_scores(state, game_end=True)
+    lists = [list(entry.values()) for entry in scores]
+    ranks = standings.ranks(lists)
+    return [
+        {
+            "seat": seat,
+            "name": player["name"],
+            "scores": scores[seat],
+            "final": standings.final_score(lists[seat]),
+            "rank": ranks[seat],
+        }
+        for seat, player in enumerate(state["players"])
+    ]
+
+
+def summary(state: dict) -> dict:
+    """Players, round and result, for lists of tables."""
+    names = [player["name"] for player in state["players"]]
+    ranks = state["ranks"] or [0] * len(names)
+    lists = [list(entry.values()) for entry in all_scores(state, game_end=True)]
+    return {
+        "players": names,
+        "round": state["round"],
+        "rounds": ROUNDS,
+        "phase": state["phase"],
+        "finished": state["phase"] == "game_over",
+        "winners": [name for name, rank in zip(names, ranks, strict=True) if rank == 1],
+        "totals": [standings.final_score(scores) for scores in lists],
+    }
+
+
+def device_display(state: dict) -> dict:
+    """Round of 5 on the round pixels; the step within the round on the police pixels."""
+    phase = state["phase"]
+    started = phase != "order"
+    step = ROUND_STEPS.index(phase) + 1 if phase in ROUND_STEPS else 0
+    return {
+        "police": step,
+        "limit": STEP_LIMIT,
+        "round": state["round"] if started else 0,
+        "rounds": ROUNDS,
+        "seats": len(state["players"]),
+    }
+
+
+def results(state: dict) -> dict:
+    """The final standings in the shape every game shares (docs/game-contract.md)."""
+    finished = state["phase"] == "game_over"
+    scores = all_scores(state, game_end=True)
+    lists = [list(entry.values()) for entry in scores]
+    ranks = state["ranks"] or standings.ranks(lists)
+    first = state["order"][0] if state["order"] else None
+    return {
+        "finished": finished,
+        "highest_wins": False,
+        "players": [
+            {
+                "seat": seat,
+                "name": player["name"],
+                "score": standings.final_score(lists[seat]),
+                "rank": ranks[seat],
+                "winner": finished and ranks[seat] == 1,
+                "start_player": seat == first,
+                "breakdown": scores[seat],
+            }
+            for seat, player in enumerate(state["players"])
+        ],
+        "categories": list(state["competitions"]),
+        "rounds": [
+            {"round": entry["round"], "breakdown": entry["scores"], "cumulative": entry["final"]}
+            for entry in state["rounds"]
+        ],
+    }

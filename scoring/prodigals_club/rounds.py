@@ -1,0 +1,96 @@
+"""The end of a round: Hyde Park, the Old Lady, the end-of-game check, the next round."""
+
+from scoring.errors import N_, IllegalMove
+from scoring.prodigals_club import standings
+from scoring.prodigals_club.board import ELECTION, MAX_VOTES, ROUNDS, SOCIETY, is_int
+from scoring.prodigals_club.scores import all_scores
+
+
+def hyde_park_column(state: dict) -> list[int]:
+    """Votes lost by 1st, 2nd, 3rd place this round (the board's column for the round)."""
+    return list(state["board"]["hyde_park"][state["round"] - 1])
+
+
+def after_actions(state: dict) -> None:
+    """Go to Hyde Park (election) or the Old Lady (society); one of them is always in play."""
+    state["megaphones"] = None
+    state["exempt"] = []
+    state["phase"] = "hyde_park" if ELECTION in state["competitions"] else "old_lady"
+
+
+def hyde_park(state: dict, megaphones: object) -> None:
+    """Apply the round's column to everyone's votes (RULES.md §5 "Hyde Park")."""
+    count = len(state["players"])
+    if (
+        not isinstance(megaphones, list)
+        or len(megaphones) != count
+        or not all(is_int(value) and value >= 0 for value in megaphones)
+    ):
+        raise IllegalMove(
+            N_(
+                "megaphones: enter every player's megaphones of this round (a whole number"
+                " of 0 or more for each of the {count} players) before Hyde Park."
+            ),
+            count=count,
+        )
+    changes = standings.hyde_park(megaphones, hyde_park_column(state))
+    for player, change in zip(state["players"], changes, strict=True):
+        player["votes"] = min(player["votes"] + change, MAX_VOTES)
+    state["megaphones"] = {"counts": list(megaphones), "changes": changes}
+    if SOCIETY in state["competitions"]:
+        state["phase"] = "old_lady"
+    else:
+        check_end(state)
+
+
+def old_lady(state: dict, exempt: object) -> None:
+    """Close the Old Lady step, recording who was exempt; then check for the game end."""
+    count = len(state["players"])
+    if (
+        not isinstance(exempt, list)
+        or not all(is_int(seat) and 0 <= seat < count for seat in exempt)
+        or len(set(exempt)) != len(exempt)
+    ):
+        raise IllegalMove(N_("exempt: mark each exempt player at most once."))
+    state["exempt"] = sorted(exempt)
+    check_end(state)
+
+
+def check_end(state: dict) -> None:
+    """After Hyde Park and the Old Lady: a score at 0 or below, or round 5, ends the game."""
+    live = all_scores(state, game_end=False)
+    zero = standings.game_over([list(scores.values()) for scores in live])
+    final_scores = all_scores(state, game_end=zero or state["round"] == ROUNDS)
+    state["rounds"].append(
+        {
+            "round": state["round"],
+            "scores": final_scores,
+            "final": [standings.final_score(list(scores.values())) for scores in final_scores],
+            "megaphones": state["megaphones"],
+            "exempt": state["exempt"] if SOCIETY in state["competitions"] else None,
+        }
+    )
+    if zero or state["round"] == ROUNDS:
+        state["phase"] = "game_over"
+        state["end_reason"] = "zero" if zero else "rounds"
+        state["ranks"] = standings.ranks([list(scores.values()) for scores in final_scores])
+    else:
+        state["phase"] = "round_end"
+
+
+def next_order(order: list[int], reserved: list[int | None]) -> list[int]:
+    """Reserved places first; the others fill the rest keeping their relative order."""
+    rest = iter(seat for seat in order if seat not in reserved)
+    return [seat if seat is not None else next(rest) for seat in reserved]
+
+
+def next_round(state: dict) -> None:
+    """Round + 1, the reserved turn order, the district marker one district clockwise."""
+    state["order"] = next_order(state["order"], state["reserved"])
+    state["reserved"] = [None] * len(state["players"])
+    if state["district"] is not None:
+        state["district"] = state["district"] % state["board"]["districts"] + 1
+    state["round"] += 1
+    state["megaphones"] = None
+    state["exempt"] = []
+    state["phase"] = "play"

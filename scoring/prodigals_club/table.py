@@ -1,0 +1,122 @@
+"""Klub ztroskotanců setup: players, competitions, board values, turn order, handicaps."""
+
+import random
+
+from scoring.errors import N_, IllegalMove, InvalidSetup
+from scoring.prodigals_club import board as rules_board
+from scoring.prodigals_club.board import (
+    ELECTION,
+    GAME,
+    MAX_PLAYERS,
+    MAX_VOTES,
+    MIN_PLAYERS,
+    PROPERTY,
+    SOCIETY,
+)
+from scoring.prodigals_club.standings import handicaps
+
+MAX_NAME_LENGTH = 40
+
+
+def new_table(setup: object) -> dict:
+    """The first state: waiting for the turn order unless the setup already gives it."""
+    if not isinstance(setup, dict):
+        raise InvalidSetup(N_("The table setup must be an object with a list of players."))
+    names = player_names(setup.get("players"))
+    playing = rules_board.competitions(setup.get("competitions"))
+    values = rules_board.board_values(setup.get("board"), playing)
+    state = {
+        "game": GAME,
+        "players": [_new_player(name, values, playing) for name in names],
+        "competitions": playing,
+        "board": values,
+        "phase": "order",
+        "round": 1,
+        "order": None,
+        "handicaps": None,
+        "reserved": [None] * len(names),
+        "district": values.get("district"),
+        "megaphones": None,
+        "exempt": [],
+        "notice": None,
+        "changes": [[] for _ in names],
+        "rounds": [],
+        "end_reason": None,
+        "ranks": None,
+    }
+    if setup.get("order") is not None:
+        try:
+            set_order(state, setup["order"])
+        except IllegalMove as error:
+            raise InvalidSetup(error.template, **error.params) from error
+    return state
+
+
+def _new_player(name: str, values: dict, playing: list[str]) -> dict:
+    """A player's tracks before handicaps: the setup table's money, votes and tokens."""
+    return {
+        "name": name,
+        "cash": values["money"] if PROPERTY in playing else None,
+        "tiles": [],
+        "votes": values["votes"] if ELECTION in playing else None,
+        "tokens": list(values["society_tokens"]) if SOCIETY in playing else None,
+        "society": sum(values["society_tokens"]) if SOCIETY in playing else None,
+    }
+
+
+def player_names(names: object) -> list[str]:
+    """Validated player names in seat order."""
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        raise InvalidSetup(N_("players must be a list of names."))
+    names = [name.strip() for name in names]
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise InvalidSetup(
+            N_("Klub ztroskotanců is played by 2 to 5 players, not {count}."), count=len(names)
+        )
+    for name in names:
+        if not name:
+            raise InvalidSetup(N_("Every player needs a name."))
+        if len(name) > MAX_NAME_LENGTH:
+            raise InvalidSetup(
+                N_("The name {name} is longer than {limit} characters."),
+                name=name[:MAX_NAME_LENGTH] + "...",
+                limit=MAX_NAME_LENGTH,
+            )
+    if len({name.casefold() for name in names}) != len(names):
+        raise InvalidSetup(N_("Two players have the same name; names must differ."))
+    return names
+
+
+def draw_order(player_count: int, rng: random.Random) -> list[int]:
+    """Round 1's turn order drawn by lot (RULES.md §5; seed: "určeno náhodně")."""
+    order = list(range(player_count))
+    rng.shuffle(order)
+    return order
+
+
+def validate_order(order: object, player_count: int) -> list[int]:
+    """The turn order as seats, or IllegalMove if it is not every seat once."""
+    if (
+        not isinstance(order, list)
+        or not all(rules_board.is_int(seat) for seat in order)
+        or sorted(order) != list(range(player_count))
+    ):
+        raise IllegalMove(N_("order: list every seat exactly once, first player first."))
+    return list(order)
+
+
+def set_order(state: dict, order: object) -> None:
+    """Fix round 1's turn order and give the handicaps it implies (RULES.md §5)."""
+    order = validate_order(order, len(state["players"]))
+    given = handicaps(state["competitions"], len(order))
+    per_seat = [None] * len(order)
+    for place, seat in enumerate(order):
+        per_seat[seat] = given[place]
+        player = state["players"][seat]
+        if player["cash"] is not None:
+            player["cash"] += given[place]["money"]
+        if player["votes"] is not None:
+            player["votes"] = min(MAX_VOTES, player["votes"] + given[place]["votes"])
+    state["order"] = order
+    state["handicaps"] = per_seat
+    state["phase"] = "play"
