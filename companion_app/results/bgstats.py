@@ -1,0 +1,78 @@
+"""The BG Stats play import: https://app.bgstatsapp.com/createPlay.html?data=<url-encoded JSON>.
+
+BG Stats matches a game by `bggId` when given, else by name, so only ids a public source
+confirms are listed (docs/results.md says where each came from).
+"""
+
+import json
+from datetime import datetime
+from urllib.parse import quote
+
+CREATE_PLAY_URL = "https://app.bgstatsapp.com/createPlay.html"
+#: The app that logged the play, as BG Stats shows it.
+SOURCE_NAME = "Tabletop Companion"
+#: BoardGameGeek names (English, as BG Stats knows them) and confirmed ids per game.
+GAMES: dict[str, dict] = {
+    "razzia": {"name": "Razzia!"},
+    "for_sale": {"name": "For Sale", "bggId": 172},
+    "prodigals_club": {"name": "The Prodigals Club"},
+    "thieves_guild": {"name": "Thieves' Guild"},
+    "adel_verpflichtet": {"name": "Adel Verpflichtet"},
+}
+PLAY_DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
+SECONDS_PER_MINUTE = 60
+#: JSON punctuation left unescaped in the query: both decodeURIComponent and
+#: URLSearchParams read it back, and it keeps the QR code smaller.
+URL_SAFE = ":,"
+
+
+def game_entry(game: str, final: dict, fallback_name: str) -> dict:
+    """The `game` object: name, bggId when confirmed, who wins, and our game key."""
+    known = GAMES.get(game, {})
+    entry = {"name": known.get("name", fallback_name)}
+    if "bggId" in known:
+        entry["bggId"] = known["bggId"]
+    entry.update(highestWins=bool(final["highest_wins"]), noPoints=False, sourceGameId=game)
+    return entry
+
+
+def play_payload(
+    game: str,
+    final: dict,
+    *,
+    play_id: str,
+    started: datetime,
+    ended: datetime,
+    fallback_name: str = "",
+    location: str = "",
+    comments: str = "",
+) -> dict:
+    """The play as BG Stats imports it, from a finished game's `results(state)`."""
+    minutes = max(0, round((ended - started).total_seconds() / SECONDS_PER_MINUTE))
+    return {
+        "sourceName": SOURCE_NAME,
+        "sourcePlayId": play_id,
+        "game": game_entry(game, final, fallback_name or game),
+        "playDate": ended.strftime(PLAY_DATE_FORMAT),
+        "durationMin": minutes,
+        "location": location,
+        "comments": comments,
+        "players": [
+            {
+                "name": player["name"],
+                "score": player["score"],
+                "rank": player["rank"],
+                "winner": bool(player["winner"]),
+                "startPlayer": bool(player.get("start_player", False)),
+                "role": player.get("role", ""),
+                "sourcePlayerId": player["name"].casefold(),
+            }
+            for player in final["players"]
+        ],
+    }
+
+
+def import_url(payload: dict) -> str:
+    """The createPlay link carrying `payload` as compact, URL-encoded UTF-8 JSON."""
+    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    return f"{CREATE_PLAY_URL}?data={quote(text, safe=URL_SAFE)}"

@@ -1,0 +1,143 @@
+"""Finished games as a history: filters, per-player statistics, CSV and JSON exports.
+
+A play is a plain dict built from a finished table and its `results(state)`:
+{"id", "game", "title", "ended" (datetime), "highest_wins", "code",
+ "players": [{"seat", "name", "score", "rank", "winner"}]}.
+"""
+
+import csv
+import io
+from collections.abc import Iterable
+
+CSV_COLUMNS = (
+    "table_id",
+    "game",
+    "finished_at",
+    "verification_code",
+    "seat",
+    "player",
+    "score",
+    "rank",
+    "winner",
+)
+#: A spreadsheet treats a cell starting with one of these as a formula; such text is quoted.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+EXPORT_FORMAT = "companion-game/1"
+
+
+def make_play(table, final: dict, title: str, code: str) -> dict:
+    """A history row from a finished table (store Table) and its final results."""
+    return {
+        "id": table.id,
+        "game": table.game,
+        "title": title,
+        "ended": table.updated_at,
+        "highest_wins": bool(final["highest_wins"]),
+        "code": code,
+        "players": [
+            {key: player[key] for key in ("seat", "name", "score", "rank", "winner")}
+            for player in final["players"]
+        ],
+    }
+
+
+def filter_plays(plays: Iterable[dict], game: str = "", player: str = "") -> list[dict]:
+    """The plays of `game` (any when empty) in which `player` (case-insensitive) took part."""
+    wanted = player.strip().casefold()
+    return [
+        play
+        for play in plays
+        if (not game or play["game"] == game)
+        and (not wanted or any(p["name"].casefold() == wanted for p in play["players"]))
+    ]
+
+
+def player_stats(plays: Iterable[dict]) -> list[dict]:
+    """Per player and game: plays, wins, win rate, average and best score (best = the
+    highest, or the lowest where the lowest score wins). Sorted by player, then game."""
+    rows: dict[tuple[str, str], dict] = {}
+    for play in plays:
+        for player in play["players"]:
+            key = (player["name"].casefold(), play["game"])
+            row = rows.setdefault(
+                key,
+                {
+                    "name": player["name"],
+                    "game": play["game"],
+                    "title": play["title"],
+                    "highest_wins": play["highest_wins"],
+                    "scores": [],
+                    "wins": 0,
+                },
+            )
+            row["scores"].append(player["score"])
+            row["wins"] += bool(player["winner"])
+    return [_summarise(row) for _key, row in sorted(rows.items())]
+
+
+def _summarise(row: dict) -> dict:
+    """Counts and averages of one player's scores in one game."""
+    scores = row.pop("scores")
+    best = max(scores) if row["highest_wins"] else min(scores)
+    return {
+        **row,
+        "plays": len(scores),
+        "win_rate": row["wins"] / len(scores),
+        "average": sum(scores) / len(scores),
+        "best": best,
+    }
+
+
+def history_csv(plays: Iterable[dict]) -> str:
+    """One CSV line per player per play, newest play first as given."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    for play in plays:
+        for player in play["players"]:
+            writer.writerow(
+                (
+                    play["id"],
+                    play["game"],
+                    play["ended"].isoformat(timespec="seconds"),
+                    play["code"],
+                    player["seat"],
+                    _cell(player["name"]),
+                    player["score"],
+                    player["rank"],
+                    int(bool(player["winner"])),
+                )
+            )
+    return out.getvalue()
+
+
+def _cell(text: str) -> str:
+    """Text a spreadsheet will show as text, never run as a formula."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def game_export(table, entries: Iterable, final: dict, code: str) -> dict:
+    """A table as JSON: setup, the full log (undone moves marked), results and code."""
+    return {
+        "format": EXPORT_FORMAT,
+        "id": table.id,
+        "game": table.game,
+        "setup": table.setup,
+        "created_at": table.created_at.isoformat(),
+        "updated_at": table.updated_at.isoformat(),
+        "version": table.version,
+        "finished": bool(final["finished"]),
+        "verification_code": code,
+        "log": [
+            {
+                "seq": entry.seq,
+                "kind": entry.kind,
+                "move": entry.move,
+                "undone": entry.undone,
+                "undoes": entry.undoes,
+                "at": entry.created_at.isoformat(),
+            }
+            for entry in entries
+        ],
+        "results": final,
+    }
