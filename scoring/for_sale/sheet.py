@@ -130,17 +130,6 @@ def score_sheet(sheet: dict) -> dict:
     dealt = cards.COINS[len(players)]
     coins = [_coins(player, index, dealt) for index, player in enumerate(players)]
     held = _checks(players)
-    in_play = cards.in_play(len(players), variant=False)
-    if sum(len(values) for values in held) > in_play:
-        raise InvalidSheet(
-            N_(
-                "players: {count} checks at the table, but only {limit} are in play with "
-                "{players} players."
-            ),
-            count=sum(len(values) for values in held),
-            limit=in_play,
-            players=len(players),
-        )
     standing = [
         {"checks": values, "coins": count, "bid": 0}
         for values, count in zip(held, coins, strict=True)
