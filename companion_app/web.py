@@ -3,6 +3,7 @@
 from flask import Blueprint, redirect, request, url_for
 
 from companion_app import i18n, labels, web_home, web_score, web_tables
+from companion_app.games import VIEWS, view_for
 
 bp = Blueprint("web", __name__)
 
@@ -24,10 +25,15 @@ def language():
 
 bp.add_url_rule("/lang", view_func=language, methods=["POST"])
 bp.add_url_rule("/", "home", web_home.home)
-bp.add_url_rule("/tables/new", "new_table", web_home.new_table, methods=["GET", "POST"])
+bp.add_url_rule("/tables/new", "choose_game", web_home.choose_game)
+bp.add_url_rule("/tables/new/<game>", "new_table", web_home.new_table, methods=["GET", "POST"])
 bp.add_url_rule("/tables/<table_id>", "table", web_tables.table)
 bp.add_url_rule("/tables/<table_id>/moves", "move", web_tables.move, methods=["POST"])
 bp.add_url_rule("/tables/<table_id>/undo", "undo", web_tables.undo, methods=["POST"])
 bp.add_url_rule("/tables/<table_id>/history", "history", web_tables.history)
 bp.add_url_rule("/tables/<table_id>/results", "results", web_tables.results)
-bp.add_url_rule("/score", "score", web_score.score_form, methods=["GET", "POST"])
+bp.add_url_rule("/score", "score", web_score.choose_calculator)
+
+for _game in VIEWS:
+    for _rule, _endpoint, _view, _methods in view_for(_game).ROUTES:
+        bp.add_url_rule(_rule, _endpoint, _view, methods=_methods)

@@ -1,30 +1,39 @@
 """The live table: its page, move and undo posts (PRG), history and final results."""
 
-from flask import flash, redirect, render_template, request, url_for
+from flask import abort, flash, redirect, render_template, request, url_for
 
 from companion_app import web_forms, web_view
+from companion_app.games import VIEWS, view_for
 from companion_app.i18n import translate_error
-from companion_app.store import StoreError, get_store
+from companion_app.store import StoreError, Table, get_store
 from scoring.errors import RuleError
 from scoring.games import get_game
-from scoring.razzia import cards
+
+NOT_FOUND = 404
 
 
-def _context(table) -> dict:
+def _view(table: Table):
+    """The view module of the table's game (404 for a game the tablet cannot show)."""
+    if table.game not in VIEWS:
+        abort(NOT_FOUND)
+    return view_for(table.game)
+
+
+def _context(table: Table) -> dict:
     """Everything the table templates read, with the rules' view of what may be done now."""
-    rules = get_game(table.game)
+    rules, view = get_game(table.game), _view(table)
     state = table.state
     return {
         "table": table,
+        "game": table.game,
         "state": state,
         "actions": rules.actions(state),
         "standings": rules.live_standings(state),
         "summary": rules.summary(state),
-        "view": web_view,
-        "row_limit": cards.ROW_LIMIT,
-        "rounds": cards.ROUNDS,
+        "view": view,
         "names": [player["name"] for player in state["players"]],
-        "areas_shown": web_forms.areas_shown(state["phase"]),
+        "areas_shown": view.areas_shown(state),
+        **view.context(state),
     }
 
 
@@ -39,8 +48,9 @@ def table(table_id: str):
 
 def move(table_id: str):
     """Apply the posted move, or flash the refusal next to its control; then show the table."""
-    posted = web_forms.parse_move(request.form)
-    area = web_forms.area_of(posted)
+    view = _view(get_store().get(table_id))
+    posted = view.parse_move(request.form)
+    area = view.area_of(posted)
     try:
         get_store().apply_move(table_id, posted, web_forms.parse_version(request.form))
     except (RuleError, StoreError) as refused:
@@ -62,10 +72,11 @@ def history(table_id: str):
     """Every log entry in order; undone moves struck through; Undo for the latest active move."""
     store = get_store()
     current = store.get(table_id)
+    view = _view(current)
     entries = store.history(table_id)
     names = [player["name"] for player in current.state["players"]]
     active = [entry.seq for entry in entries if entry.kind == "move" and not entry.undone]
-    lines = [{"entry": entry, "text": web_view.describe(entry.move, names)} for entry in entries]
+    lines = [{"entry": entry, "text": view.describe(entry.move, names)} for entry in entries]
     return render_template(
         "history.html", table=current, lines=lines, undoable=active[-1] if active else None
     )

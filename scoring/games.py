@@ -12,8 +12,12 @@ def _package(path: str) -> Callable[[], ModuleType | None]:
     """A loader of the rules package at `path`; None while that package does not exist yet."""
 
     def load() -> ModuleType | None:
-        return importlib.import_module(path) if importlib.util.find_spec(path) else None
+        return importlib.import_module(path) if exists() else None
 
+    def exists() -> bool:
+        return importlib.util.find_spec(path) is not None
+
+    load.exists = exists  # type: ignore[attr-defined]
     return load
 
 
@@ -27,12 +31,12 @@ _GAMES: dict[str, Callable[[], ModuleType | None]] = {
 
 def game_names() -> list[str]:
     """Names of the games that can be tracked live."""
-    return sorted(name for name, load in _GAMES.items() if load() is not None)
+    return sorted(name for name, load in _GAMES.items() if getattr(load, "exists", lambda: True)())
 
 
 def get_game(name: object) -> ModuleType:
     """The rules module of a game, or InvalidSetup naming the unknown game."""
-    module = _GAMES[name]() if isinstance(name, str) and name in _GAMES else None
+    module = _GAMES[name]() if isinstance(name, str) and name in game_names() else None
     if module is None:
         raise InvalidSetup(f"Unknown game {name!r}; known games: {', '.join(game_names())}.")
     return module

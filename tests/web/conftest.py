@@ -19,7 +19,7 @@ class Pages:
 
     def create(self, players=tuple(game_script.PLAYERS)) -> str:
         """Seat the players through the new-table form; returns the table page URL."""
-        response = self.client.post("/tables/new", data={"player": list(players)})
+        response = self.client.post("/tables/new/razzia", data={"player": list(players)})
         assert response.status_code == 303, response.get_data(as_text=True)
         return response.headers["Location"]
 

@@ -74,11 +74,12 @@ class Tablet:
 
 
 def seat_players(tablet: Tablet, base: str) -> None:
-    """Home -> new table -> four names -> deal the sets A, B, C, D by hand."""
+    """Home -> new table -> Razzia! -> four names -> deal the sets A, B, C, D by hand."""
     page = tablet.page
     page.goto(base + "/")
     page.click("[data-testid=lang-en]")
     page.click("[data-testid=new-table]")
+    page.click("[data-game=razzia]")
     for seat, name in enumerate(g.PLAYERS):
         page.fill(f"[data-testid=player-{seat}]", name)
     tablet.submit("[data-testid=create]")
@@ -145,12 +146,12 @@ def test_the_other_pages_fit_tablets_in_czech(live_server, browser):
     page.goto(base + "/")
     page.click("[data-testid=lang-cs]")
     tablet.shot("home")
-    page.goto(base + "/tables/new")
+    page.goto(base + "/tables/new/razzia")
     page.fill("[data-testid=player-0]", "Maximilián Bartoloměj z Kolovrat")
     tablet.submit("[data-testid=create]")
     assert "Razzii hrají 2 až 5 hráči, ne 1." in page.inner_text("[data-error=players]")
     tablet.shot("new-table")
-    page.goto(base + "/score")
+    page.goto(base + "/score/razzia")
     page.fill("[name='p0.name']", "Felix")
     page.fill("[name='p1.name']", "Elke")
     page.fill("[name='p1.gold']", "4")

@@ -14,7 +14,7 @@ def test_english_by_default(client):
 
 def test_accept_language_cs_gives_czech(client):
     """A Czech browser gets Czech pages, game terms from the Czech rulebook."""
-    page = client.get("/tables/new", headers={"Accept-Language": "cs-CZ,cs;q=0.9,en;q=0.5"})
+    page = client.get("/tables/new/razzia", headers={"Accept-Language": "cs-CZ,cs;q=0.9,en;q=0.5"})
     text = page.get_data(as_text=True)
     assert 'lang="cs"' in text
     assert "Nový stůl" in text and "Policistů do konce kola" in text
@@ -40,7 +40,7 @@ def test_the_switch_remembers_the_choice_and_returns(client):
 def test_the_switch_is_on_every_page(client, pages):
     """Every page carries the CS | EN buttons."""
     url = pages.dealt()
-    for path in ("/", "/tables/new", "/score", url, f"{url}/history", f"{url}/results"):
+    for path in ("/", "/tables/new", "/tables/new/razzia", "/score", "/score/razzia", url, f"{url}/history", f"{url}/results"):
         page = client.get(path).get_data(as_text=True)
         assert 'data-testid="lang-cs"' in page and 'data-testid="lang-en"' in page, path
 

@@ -25,7 +25,7 @@ def test_home_offers_a_new_table_and_says_nothing_is_running(client):
 
 def test_new_table_shows_the_player_count_variants(client):
     """The form lists the variant of every player count: checks in play, per player, police."""
-    page = text(client.get("/tables/new"))
+    page = text(client.get("/tables/new/razzia"))
     rows = re.findall(r'<tr data-players="(\d)">(.*?)</tr>', page, re.S)
     cells = {int(n): re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row) for n, row in rows}
     assert cells[2] == ["2", "1,000 – 9,000", "4", "5"]
@@ -36,7 +36,7 @@ def test_new_table_shows_the_player_count_variants(client):
 
 def test_seating_players_creates_a_table_waiting_for_the_deal(client, pages, app):
     """Four names in seat order, blanks skipped; the table page offers the deal."""
-    response = client.post("/tables/new", data={"player": ["Ann", "", "Bob", "Cid", "Dee"]})
+    response = client.post("/tables/new/razzia", data={"player": ["Ann", "", "Bob", "Cid", "Dee"]})
     assert response.status_code == 303
     url = response.headers["Location"]
     with app.app_context():
@@ -49,7 +49,7 @@ def test_seating_players_creates_a_table_waiting_for_the_deal(client, pages, app
 
 def test_bad_players_are_refused_next_to_the_names_and_kept(client, app):
     """One name only: the rule's sentence next to the names, the typed name kept, no table."""
-    response = client.post("/tables/new", data={"player": ["Solo", "", "", "", ""]})
+    response = client.post("/tables/new/razzia", data={"player": ["Solo", "", "", "", ""]})
     assert response.status_code == 400
     page = text(response)
     assert re.search(r'data-error="players">Razzia! is played by 2 to 5 players, not 1.', page)
@@ -60,7 +60,7 @@ def test_bad_players_are_refused_next_to_the_names_and_kept(client, app):
 
 def test_duplicate_names_are_refused_in_czech_too(client):
     """The refusal is translated for a Czech browser."""
-    response = client.post("/tables/new", data={"player": ["Ann", "ann"]},
+    response = client.post("/tables/new/razzia", data={"player": ["Ann", "ann"]},
                            headers={"Accept-Language": "cs"})
     assert "Dva hráči mají stejné jméno" in text(response)
 

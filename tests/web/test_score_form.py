@@ -28,7 +28,7 @@ def round_3_form() -> dict:
 
 def test_the_empty_form_has_five_columns_and_every_field(client):
     """Round, five player columns, counts, jewelry and business kinds, check chips."""
-    page = text(client.get("/score"))
+    page = text(client.get("/score/razzia"))
     assert 'name="round"' in page
     for column in range(5):
         for field in ("name", "cars", "drivers", "gold", "thieves", "bodyguards",
@@ -39,7 +39,7 @@ def test_the_empty_form_has_five_columns_and_every_field(client):
 
 def test_a_round_3_sheet_is_scored_with_the_breakdown(client):
     """The worked examples: cars 4 / 0, jewelry 5 / 0, businesses 20 / 0, checks +5 / -5."""
-    response = client.post("/score", data=round_3_form())
+    response = client.post("/score/razzia", data=round_3_form())
     assert response.status_code == 200
     page = text(response)
     assert scored(page, "cars_drivers") == [4, 0]
@@ -55,14 +55,14 @@ def test_a_round_3_sheet_is_scored_with_the_breakdown(client):
 def test_blank_columns_are_left_out(client):
     """Players typed in columns 1 and 4 make a two-player sheet."""
     form = {"round": "1", "p1.name": "A", "p1.cars": "1", "p4.name": "B", "p4.drivers": "2"}
-    page = text(client.post("/score", data=form))
+    page = text(client.post("/score/razzia", data=form))
     assert scored(page, "cars_drivers") == [0, 2]
 
 
 def test_a_bad_count_is_shown_at_its_field_and_the_form_keeps_what_was_typed(client):
     """Too many rings at the table: the message sits at Elke's ring field; values stay."""
     form = {**round_3_form(), "p1.jewelry.ring": "3"}
-    response = client.post("/score", data=form)
+    response = client.post("/score/razzia", data=form)
     assert response.status_code == 400
     page = text(response)
     assert re.search(r'data-error="p1.jewelry.ring">5 rings at the table, but the game has only 4.',
@@ -76,7 +76,7 @@ def test_a_bad_count_is_shown_at_its_field_and_the_form_keeps_what_was_typed(cli
 def test_a_typed_word_is_refused_by_the_calculator_at_its_field(client):
     """A count that is not a number reaches the calculator, which names the field."""
     form = {"round": "1", "p0.name": "A", "p1.name": "B", "p1.gold": "lots"}
-    page = html.unescape(text(client.post("/score", data=form)))
+    page = html.unescape(text(client.post("/score/razzia", data=form)))
     assert re.search(r"data-error=\"p1.gold\">Must be a whole number of 0 or more, not 'lots'.",
                      page)
 
@@ -84,13 +84,13 @@ def test_a_typed_word_is_refused_by_the_calculator_at_its_field(client):
 def test_round_3_without_checks_is_refused_at_the_checks(client):
     """Round 3 needs the checks; the message sits in that player's check row."""
     form = {**round_3_form(), "p1.checks": []}
-    page = text(client.post("/score", data=form))
+    page = text(client.post("/score/razzia", data=form))
     assert 'data-error="p1.checks"' in page
 
 
 def test_too_few_players_is_shown_at_the_top_of_the_form(client):
     """One player only: the players message next to the round selector."""
-    page = text(client.post("/score", data={"round": "2", "p0.name": "Solo"}))
+    page = text(client.post("/score/razzia", data={"round": "2", "p0.name": "Solo"}))
     assert re.search(r'data-error="players">1 given, but Razzia! is played by 2 to 5 players.',
                      page)
     assert re.search(r'<option value="2" selected>', page)
@@ -99,6 +99,6 @@ def test_too_few_players_is_shown_at_the_top_of_the_form(client):
 def test_the_form_speaks_czech(client):
     """Labels and refusals in Czech for a Czech browser."""
     headers = {"Accept-Language": "cs"}
-    page = text(client.post("/score", data={"round": "1", "p0.name": "A"}, headers=headers))
+    page = text(client.post("/score/razzia", data={"round": "1", "p0.name": "A"}, headers=headers))
     assert "Bodovací list Razzia!" in page and "osobní strážce" in page
     assert "ale Razzii hraje 2 až 5 hráčů" in page
