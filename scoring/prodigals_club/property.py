@@ -107,7 +107,14 @@ def _add(state: dict, seat: int, move: dict) -> None:
     tiles = move.get("tiles")
     if not isinstance(tiles, list) or not tiles:
         raise IllegalMove(N_("tiles: enter at least one tile as value/district, e.g. 4/2."))
-    state["players"][seat]["tiles"] += [tile(item, state, "tiles") for item in tiles]
+    player = state["players"][seat]
+    if player["cash"] < 0:
+        # Owning property with cash below 0 is a position the rules never allow.
+        raise IllegalMove(
+            N_("{name} is in debt; a player who owns property cannot have cash below £0."),
+            name=player["name"],
+        )
+    player["tiles"] += [tile(item, state, "tiles") for item in tiles]
 
 
 def _sell(state: dict, seat: int, move: dict) -> None:

@@ -1,0 +1,107 @@
+"""A random but legal Klub ztroskotanců scorekeeper, for property tests."""
+
+import random
+
+from scoring import prodigals_club as club
+
+#: Chance per step that the actions of the round end.
+END_ACTIONS_CHANCE = 0.12
+MAX_DELTA = 9
+MAX_TILE = 8
+
+
+def random_move(state: dict, rng: random.Random) -> dict:
+    """A legal entry for the current step, with random amounts."""
+    options = club.actions(state)
+    phase, count = state["phase"], len(state["players"])
+    seat = rng.randrange(count)
+    if phase == "order":
+        return {"type": "order"}
+    if phase == "hyde_park":
+        return {"type": "hyde_park", "megaphones": [rng.randint(0, 6) for _ in range(count)]}
+    if phase == "old_lady":
+        if rng.random() < 0.5:
+            return {"type": "old_lady", "exempt": rng.sample(range(count), rng.randint(0, 1))}
+        return {"type": "society", "seat": seat, "sum": rng.randint(-3, 30)}
+    if phase == "round_end":
+        return {"type": "end_round"}
+    if rng.random() < END_ACTIONS_CHANCE:
+        return {"type": "end_actions"}
+    kinds = [kind for kind in ("property", "votes", "society") if options[kind]]
+    if options["places"] and options["reserving"]:
+        kinds.append("reserve")
+    kind = rng.choice(kinds)
+    if kind == "votes":
+        return {
+            "type": "votes",
+            "seat": seat,
+            "delta": rng.choice([-1, 1]) * rng.randint(1, MAX_DELTA),
+        }
+    if kind == "society":
+        return {"type": "society", "seat": seat, "tokens": [rng.randint(-2, 8) for _ in range(4)]}
+    if kind == "reserve":
+        return {
+            "type": "reserve",
+            "seat": rng.choice(options["reserving"]),
+            "place": rng.choice(options["places"]),
+        }
+    return _property_move(state, seat, rng)
+
+
+def _tile(state: dict, rng: random.Random) -> dict:
+    """A random tile of this table's districts."""
+    return {
+        "value": rng.randint(0, MAX_TILE),
+        "district": rng.randint(1, state["board"]["districts"]),
+    }
+
+
+def _property_move(state: dict, seat: int, rng: random.Random) -> dict:
+    """Add, sell, exchange, spend or receive."""
+    owned = state["players"][seat]["tiles"]
+    base = {"type": "property", "seat": seat}
+    roll = rng.random()
+    if owned and roll < 0.3:
+        return {
+            **base,
+            "action": "sell",
+            "tile": dict(rng.choice(owned)),
+            "discount": rng.randint(0, 2),
+        }
+    if owned and roll < 0.45:
+        limit = rng.choice([None, -2, -3])
+        return {
+            **base,
+            "action": "exchange",
+            "give": dict(rng.choice(owned)),
+            "take": _tile(state, rng),
+            "limit": limit,
+        }
+    if roll < 0.6 and state["players"][seat]["cash"] >= 0:
+        return {**base, "action": "add", "tiles": [_tile(state, rng)]}
+    if roll < 0.9:
+        return {**base, "action": "spend", "amount": rng.randint(1, MAX_DELTA)}
+    return {**base, "action": "receive", "amount": rng.randint(1, MAX_DELTA)}
+
+
+def random_junk_move(state: dict, rng: random.Random) -> dict:
+    """A move that is always refused: bad numbers, a tile nobody owns, out-of-step entries."""
+    count = len(state["players"])
+    seat = rng.randrange(count)
+    return rng.choice(
+        [
+            {"type": "votes", "seat": seat, "delta": "ten"},
+            {"type": "votes", "seat": count, "delta": 1},
+            {
+                "type": "property",
+                "seat": seat,
+                "action": "sell",
+                "tile": {"value": 99, "district": 1},
+            },
+            {"type": "property", "seat": seat, "action": "spend", "amount": -1},
+            {"type": "society", "seat": seat, "tokens": [1, 2]},
+            {"type": "hyde_park", "megaphones": [1] * (count - 1)},
+            {"type": "reserve", "seat": seat, "place": 0},
+            {"type": "nonsense"},
+        ]
+    )
