@@ -15,6 +15,7 @@ from companion_app import db
 from companion_app.device_changes import notify_app
 from companion_app.store import Table, get_store
 from scoring import reveal as rules
+from scoring.errors import N_, IllegalMove
 from scoring.games import get_game
 
 #: Reveal tags (part of the device etag): no reveal was ever armed; the latest was disarmed.
@@ -98,16 +99,21 @@ def arm(table_id: str, seats: object) -> Reveal:
     """Arm a new reveal for `seats` with the next id; it replaces any current one."""
     conn = db.get_db()
     with db.write_transaction(conn):
-        table = get_store().get(table_id)
-        latest = _latest(conn, table_id)
-        fresh = rules.arm(0 if latest is None else latest["id"], seats, seat_count(table))
-        now = _now()
-        conn.execute(
-            "INSERT INTO reveals (table_id, id, seats_json, locked_json, created_at, updated_at)"
-            " VALUES (?, ?, ?, '[]', ?, ?)",
-            (table_id, fresh["id"], json.dumps(fresh["seats"]), now, now),
-        )
+        fresh = _insert(conn, table_id, seats, seat_count(get_store().get(table_id)))
     notify_app()
+    return fresh
+
+
+def _insert(conn: sqlite3.Connection, table_id: str, seats: object, seats_at_table: int) -> Reveal:
+    """Store a new reveal for `seats` with the next id (inside the caller's transaction)."""
+    latest = _latest(conn, table_id)
+    fresh = rules.arm(0 if latest is None else latest["id"], seats, seats_at_table)
+    now = _now()
+    conn.execute(
+        "INSERT INTO reveals (table_id, id, seats_json, locked_json, created_at, updated_at)"
+        " VALUES (?, ?, ?, '[]', ?, ?)",
+        (table_id, fresh["id"], json.dumps(fresh["seats"]), now, now),
+    )
     return Reveal(fresh["id"], fresh["seats"], [], None)
 
 
@@ -139,8 +145,56 @@ def disarm(table_id: str) -> None:
     conn = db.get_db()
     with db.write_transaction(conn):
         get_store().get(table_id)
-        conn.execute(
-            "UPDATE reveals SET disarmed = 1, updated_at = ? WHERE table_id = ? AND disarmed = 0",
-            (_now(), table_id),
-        )
+        _disarm(conn, table_id)
     notify_app()
+
+
+def _disarm(conn: sqlite3.Connection, table_id: str) -> None:
+    """Mark the table's reveal disarmed (inside the caller's transaction)."""
+    conn.execute(
+        "UPDATE reveals SET disarmed = 1, updated_at = ? WHERE table_id = ? AND disarmed = 0",
+        (_now(), table_id),
+    )
+
+
+# -- the reveal gate: games whose rules have `reveal_seats(state)` (docs/device-api.md) ----
+
+
+def pending_seats(game_rules: object, state: dict) -> list[int]:
+    """The seats that must choose at the same time now (none for a game without the hook)."""
+    hook = getattr(game_rules, "reveal_seats", None)
+    return list(hook(state)) if hook is not None else []
+
+
+def require_locked_in(conn: sqlite3.Connection, table_id: str, game_rules, state: dict) -> None:
+    """Refuse a move while a simultaneous choice is pending and not every seat has locked in."""
+    seats = pending_seats(game_rules, state)
+    if not seats:
+        return
+    found = _from_row(_latest(conn, table_id))
+    if found is not None and found.seats == seats and found.revealed:
+        return
+    locked = found.locked if found is not None and found.seats == seats else []
+    names = [state["players"][seat]["name"] for seat in seats if seat not in locked]
+    raise IllegalMove(
+        N_("Not everyone has locked in yet: waiting for {names}."), names=", ".join(names)
+    )
+
+
+def follow_move(conn: sqlite3.Connection, table_id: str, game_rules, before: dict, after: dict):
+    """After a move: arm a reveal for the seats of a simultaneous choice that just began."""
+    seats = pending_seats(game_rules, after)
+    if seats and seats != pending_seats(game_rules, before):
+        _insert(conn, table_id, seats, game_rules.device_display(after)["seats"])
+
+
+def follow_undo(conn: sqlite3.Connection, table_id: str, game_rules, after: dict) -> None:
+    """After an undo: keep the reveal that matches the restored choice, else arm or disarm."""
+    if getattr(game_rules, "reveal_seats", None) is None:
+        return
+    seats = pending_seats(game_rules, after)
+    found = _from_row(_latest(conn, table_id))
+    if seats and (found is None or found.seats != seats):
+        _insert(conn, table_id, seats, game_rules.device_display(after)["seats"])
+    elif not seats and found is not None:
+        _disarm(conn, table_id)

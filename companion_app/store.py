@@ -115,9 +115,12 @@ class Store:
             head = self._fresh_head(conn, table_id, expected_version)
             rules = get_game(head["game"])
             state = self._state_at(conn, head, head["version"])
+            gate = _reveal_gate()
+            gate.require_locked_in(conn, table_id, rules, state)
             completed = rules.complete_move(state, move, self._rng)
             new_state = rules.apply(state, completed)
             table = self._append(conn, head, ("move", completed, None), new_state)
+            gate.follow_move(conn, table_id, rules, state, table.state)
         self._cache.put((table.id, table.version), table.state)
         return table
 
@@ -132,6 +135,7 @@ class Store:
                 raise RuleError(N_("Nothing to undo."))
             state = self._state_at(conn, head, target - 1)
             table = self._append(conn, head, ("undo", None, target), state)
+            _reveal_gate().follow_undo(conn, table_id, get_game(head["game"]), table.state)
         self._cache.put((table.id, table.version), table.state)
         return table
 
@@ -272,6 +276,13 @@ def _make_table(
         updated_at=datetime.fromisoformat(updated_at),
         finished=finished,
     )
+
+
+def _reveal_gate():
+    """The reveal module, which arms and checks reveals in the move's own transaction."""
+    from companion_app import reveal  # reveal imports this module, so import it on use
+
+    return reveal
 
 
 def get_store() -> Store:

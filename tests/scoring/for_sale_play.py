@@ -37,3 +37,22 @@ def buy_all(state: dict, rounds: list[list[int]]) -> dict:
 def lowest_each(state: dict) -> list[int | None]:
     """A sale where every player holding houses reveals their lowest."""
     return [p["houses"][0] if p["houses"] else None for p in state["players"]]
+
+
+def buying_moves(names: list[str], start: int, rounds: list[list[int]]) -> list[dict]:
+    """The moves of a whole buying phase where everyone passes (for driving the app)."""
+    state = for_sale.new_table({"players": names})
+    moves = [{"type": "start", "seat": start}]
+    state = play(state, moves[0])
+    for houses in rounds:
+        moves.append({"type": "houses", "houses": houses})
+        state = play(state, moves[-1])
+        while state["phase"] == "auction":
+            moves.append({"type": "pass", "seat": state["auction"]["turn"]})
+            state = play(state, moves[-1])
+    return moves
+
+
+#: Ten rounds of three houses, 1-30 in order: with start seat 0 everyone passing gives
+#: seat 0 the lowest house of round 1.
+IN_ORDER = [[3 * r + 1, 3 * r + 2, 3 * r + 3] for r in range(10)]
