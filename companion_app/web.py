@@ -2,7 +2,7 @@
 
 from flask import Blueprint, redirect, request, url_for
 
-from companion_app import i18n, labels, web_home, web_score, web_tables
+from companion_app import i18n, labels, web_home, web_results, web_score, web_tables
 from companion_app.games import VIEWS, view_for
 
 bp = Blueprint("web", __name__)
@@ -31,7 +31,12 @@ bp.add_url_rule("/tables/<table_id>", "table", web_tables.table)
 bp.add_url_rule("/tables/<table_id>/moves", "move", web_tables.move, methods=["POST"])
 bp.add_url_rule("/tables/<table_id>/undo", "undo", web_tables.undo, methods=["POST"])
 bp.add_url_rule("/tables/<table_id>/history", "history", web_tables.history)
-bp.add_url_rule("/tables/<table_id>/results", "results", web_tables.results)
+bp.add_url_rule("/tables/<table_id>/results", "results", web_results.results)
+bp.add_url_rule("/tables/<table_id>/print/<paper>", "results_print", web_results.print_results)
+bp.add_url_rule("/tables/<table_id>/qr/<kind>.<fmt>", "results_qr", web_results.qr_image)
+bp.add_url_rule("/tables/<table_id>/export.json", "export_game", web_results.export_game)
+bp.add_url_rule("/history", "games_history", web_results.games_history)
+bp.add_url_rule("/history.csv", "history_csv", web_results.history_csv)
 bp.add_url_rule("/score", "score", web_score.choose_calculator)
 
 for _game in VIEWS:

@@ -1,4 +1,4 @@
-"""The live table: its page, move and undo posts (PRG), history and final results."""
+"""The live table: its page, move and undo posts (PRG) and its history."""
 
 from flask import abort, flash, redirect, render_template, request, url_for
 
@@ -81,7 +81,3 @@ def history(table_id: str):
         "history.html", table=current, lines=lines, undoable=active[-1] if active else None
     )
 
-
-def results(table_id: str):
-    """The final ranking and every round's breakdown (the QR code points here)."""
-    return render_template("results.html", **_context(get_store().get(table_id)))

@@ -32,7 +32,9 @@ def svg(data: str, label: str = "") -> str:
     modules = matrix(data)
     size = len(modules)
     dark = "".join(
-        f"M{x} {y}h1v1h-1z" for y, row in enumerate(modules) for x, cell in enumerate(row) if cell
+        f"M{x} {y}h{length}v1h-{length}z"
+        for y, row in enumerate(modules)
+        for x, length in _runs(row)
     )
     title = f"<title>{_escape(label)}</title>" if label else ""
     return (
@@ -41,6 +43,18 @@ def svg(data: str, label: str = "") -> str:
         f'<rect width="{size}" height="{size}" fill="#fff"/>'
         f'<path d="{dark}" fill="#000"/></svg>'
     )
+
+
+def _runs(row: list[bool]) -> list[tuple[int, int]]:
+    """(start, length) of every run of dark modules in a row: one rectangle per run."""
+    runs, start = [], None
+    for x, cell in enumerate([*row, False]):
+        if cell and start is None:
+            start = x
+        elif not cell and start is not None:
+            runs.append((start, x - start))
+            start = None
+    return runs
 
 
 def png(data: str, scale: int = PNG_SCALE) -> bytes:

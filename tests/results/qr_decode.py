@@ -6,7 +6,7 @@ import re
 import zxingcpp
 from PIL import Image
 
-SQUARE = re.compile(r"M(\d+) (\d+)h1v1h-1z")
+RUN = re.compile(r"M(\d+) (\d+)h(\d+)v1h-\3z")
 VIEWBOX = re.compile(r'viewBox="0 0 (\d+) (\d+)"')
 #: Pixels per module when an SVG is drawn for decoding.
 SCALE = 6
@@ -24,11 +24,11 @@ def decode_png(data: bytes) -> str:
 
 
 def decode_svg(svg: str) -> str:
-    """Draw the SVG's unit squares on a white canvas and decode the QR code they form."""
+    """Draw the SVG's runs of dark modules on a white canvas and decode the QR code they form."""
     size = int(VIEWBOX.search(svg).group(1))
     image = Image.new("L", (size * SCALE, size * SCALE), 255)
-    for x, y in SQUARE.findall(svg):
+    for x, y, length in RUN.findall(svg):
         left, top = int(x) * SCALE, int(y) * SCALE
-        image.paste(0, (left, top, left + SCALE, top + SCALE))
+        image.paste(0, (left, top, left + int(length) * SCALE, top + SCALE))
     (text,) = decode_image(image)
     return text

@@ -1,0 +1,245 @@
+"""Final results of any game: the results page, printouts, QR downloads, exports and history.
+
+Views stay thin: the game's `results(state)` (docs/game-contract.md) gives the standings,
+`companion_app.results` turns them into codes, charts and files, the templates lay them out.
+"""
+
+from datetime import datetime
+
+from flask import Response, abort, current_app, render_template, request, url_for
+from flask_babel import gettext
+from markupsafe import Markup
+
+from companion_app.results import bgstats, chart, history, qr, verify
+from companion_app.store import get_store
+from scoring.games import get_game
+
+NOT_FINISHED = 409
+#: Printouts: paper key -> (CSS page size, page margin, layout class).
+PAPERS = {
+    "a4": ("A4", "12mm", "sheet"),
+    "letter": ("letter", "12mm", "sheet"),
+    "80mm": ("80mm 297mm", "3mm 4mm", "receipt receipt-80"),
+    "58mm": ("58mm 297mm", "2mm 3mm", "receipt receipt-58"),
+}
+QR_KINDS = ("link", "bgstats")
+SHOWN_TIME = "%Y-%m-%d %H:%M"
+
+
+def _view(game: str):
+    """The game's view module (title, category labels), or None for a game without one."""
+    from companion_app.games import view_for  # the app shell's registry of game views
+
+    try:
+        return view_for(game)
+    except KeyError:
+        return None
+
+
+def title_of(game: str) -> str:
+    """The game's name on the tablet (its registry name when it has no view module)."""
+    view = _view(game)
+    return str(view.TITLE) if view is not None else game
+
+
+def _labels(game: str, keys: list[str]) -> list[tuple[str, str]]:
+    """Category keys with their labels in the page's language."""
+    known = getattr(_view(game), "CATEGORY_LABELS", {})
+    return [(key, str(known.get(key, key))) for key in keys]
+
+
+def _local(moment: datetime) -> datetime:
+    """A stored UTC time in the server's time zone (what the players' clocks say)."""
+    return moment.astimezone()
+
+
+class Finished:
+    """A finished table with everything its results pages show."""
+
+    def __init__(self, table_id: str) -> None:
+        """Load the table, its results and log; 404 for unknown ids (TableNotFound)."""
+        store = get_store()
+        self.table = store.get(table_id)
+        self.final = get_game(self.table.game).results(self.table.state)
+        self.entries = store.history(table_id)
+        self.code = verify.verification_code(
+            self.table.game, self.table.setup, verify.active_moves(self.entries)
+        )
+        self.title = title_of(self.table.game)
+
+    @property
+    def finished(self) -> bool:
+        """True once the rules say the game is over."""
+        return bool(self.final["finished"])
+
+    def results_url(self) -> str:
+        """The results page as a phone on the LAN reaches it (COMPANION_BASE_URL or this host)."""
+        base = current_app.config.get("BASE_URL") or request.url_root
+        return base.rstrip("/") + url_for("web.results", table_id=self.table.id)
+
+    def bgstats_url(self) -> str:
+        """The BG Stats createPlay link for this play."""
+        payload = bgstats.play_payload(
+            self.table.game,
+            self.final,
+            play_id=self.table.id,
+            started=_local(self.table.created_at),
+            ended=_local(self.table.updated_at),
+            fallback_name=self.title,
+            location=current_app.config.get("LOCATION", ""),
+            comments=gettext("Verification code %(code)s", code=self.code),
+        )
+        return bgstats.import_url(payload)
+
+    def qr_text(self, kind: str) -> str:
+        """The text a QR code of `kind` carries."""
+        return self.results_url() if kind == "link" else self.bgstats_url()
+
+    def context(self) -> dict:
+        """The names the results and print templates read."""
+        players = self.final["players"]
+        names = [player["name"] for player in players]
+        return {
+            "table": self.table,
+            "title": self.title,
+            "final": self.final,
+            "ranking": sorted(players, key=lambda player: (player["rank"], player["seat"])),
+            "winners": [player["name"] for player in players if player["winner"]],
+            "names": names,
+            "categories": _labels(self.table.game, self.final["categories"]),
+            "code": self.code,
+            "ended": _local(self.table.updated_at).strftime(SHOWN_TIME),
+            "chart": Markup(
+                chart.score_chart(
+                    names,
+                    self.final["rounds"],
+                    title=gettext("Score after each round"),
+                    round_label=gettext("Round"),
+                )
+            ),
+            "papers": PAPERS,
+        }
+
+    @staticmethod
+    def qr_caption(kind: str) -> str:
+        """What a QR code does, in the page's language."""
+        if kind == "link":
+            return gettext("Open these results on a phone")
+        return gettext("Log this play in BG Stats")
+
+
+def _pending(found: Finished):
+    """The page for a game that is not over yet: say so, link back, no zeros (409)."""
+    names = [player["name"] for player in found.final["players"]]
+    page = render_template(
+        "results_pending.html", table=found.table, title=found.title, names=names
+    )
+    return page, NOT_FINISHED
+
+
+def results(table_id: str):
+    """The final ranking, breakdowns, chart, verification code and QR codes of a table."""
+    found = Finished(table_id)
+    if not found.finished:
+        return _pending(found)
+    return render_template("results.html", **found.context())
+
+
+def print_results(table_id: str, paper: str):
+    """The results laid out for one paper (A4, Letter, 80 or 58 mm receipt)."""
+    if paper not in PAPERS:
+        abort(404)
+    found = Finished(table_id)
+    if not found.finished:
+        return _pending(found)
+    size, margin, layout = PAPERS[paper]
+    return render_template(
+        "print_results.html",
+        **found.context(),
+        paper=paper,
+        page_size=size,
+        page_margin=margin,
+        layout=layout,
+    )
+
+
+def qr_image(table_id: str, kind: str, fmt: str):
+    """A QR code (results link or BG Stats import) as a downloadable SVG or PNG."""
+    if kind not in QR_KINDS or fmt not in ("svg", "png"):
+        abort(404)
+    found = Finished(table_id)
+    if not found.finished:
+        return _pending(found)
+    text = found.qr_text(kind)
+    if fmt == "svg":
+        body, mimetype = qr.svg(text, label=found.qr_caption(kind)), "image/svg+xml"
+    else:
+        body, mimetype = qr.png(text), "image/png"
+    filename = f"results-{table_id}-{kind}.{fmt}"
+    disposition = "attachment" if request.args.get("download") else "inline"
+    return Response(
+        body,
+        mimetype=mimetype,
+        headers={"Content-Disposition": f'{disposition}; filename="{filename}"'},
+    )
+
+
+def export_game(table_id: str):
+    """The table as JSON: setup, the whole log, the results and the verification code."""
+    found = Finished(table_id)
+    data = history.game_export(found.table, found.entries, found.final, found.code)
+    response = current_app.json.response(data)
+    response.headers["Content-Disposition"] = f'attachment; filename="game-{table_id}.json"'
+    return response
+
+
+def finished_plays() -> list[dict]:
+    """Every finished table as a history row, most recent first."""
+    store = get_store()
+    plays = []
+    for table in store.list_tables():
+        if not table.finished:
+            continue
+        final = get_game(table.game).results(table.state)
+        if not final["finished"]:
+            continue
+        moves = verify.active_moves(store.history(table.id))
+        code = verify.verification_code(table.game, table.setup, moves)
+        plays.append(history.make_play(table, final, title_of(table.game), code))
+    return plays
+
+
+def _filters() -> tuple[str, str]:
+    """The game and player the history is filtered by (empty: all)."""
+    return request.args.get("game", "").strip(), request.args.get("player", "").strip()
+
+
+def games_history():
+    """Finished games, filterable by game and player, with per-player statistics."""
+    plays = finished_plays()
+    game, player = _filters()
+    shown = history.filter_plays(plays, game, player)
+    games = sorted({(play["game"], play["title"]) for play in plays}, key=lambda g: g[1])
+    names = sorted({p["name"] for play in plays for p in play["players"]}, key=str.casefold)
+    return render_template(
+        "history_games.html",
+        plays=shown,
+        games=games,
+        names=names,
+        game=game,
+        player=player,
+        stats=history.player_stats(shown),
+        shown_time=SHOWN_TIME,
+        local=_local,
+    )
+
+
+def history_csv():
+    """The (filtered) history as CSV, one line per player per game."""
+    game, player = _filters()
+    text = history.history_csv(history.filter_plays(finished_plays(), game, player))
+    return Response(
+        "\ufeff" + text,  # the BOM makes spreadsheets read the Czech names as UTF-8
+        mimetype="text/csv",
+        headers={"Content-Disposition": 'attachment; filename="history.csv"'},
+    )
