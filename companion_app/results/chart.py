@@ -2,14 +2,14 @@
 
 from html import escape
 
-WIDTH, HEIGHT = 560, 260
+WIDTH, HEIGHT = 600, 260
 #: Room for the axis labels (left, bottom) and the legend (right).
-LEFT, RIGHT, TOP, BOTTOM = 44, 150, 16, 34
+LEFT, RIGHT, TOP, BOTTOM = 44, 200, 16, 34
 LEGEND_STEP = 22
 #: Colours that stay apart for colour-blind eyes (Okabe-Ito); dashes tell lines apart in B/W print.
 COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9")
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4")
-MAX_LEGEND_CHARS = 18
+MAX_LEGEND_CHARS = 16
 
 
 def score_chart(names: list[str], rounds: list[dict], *, title: str, round_label: str) -> str:
