@@ -14,6 +14,8 @@ from scoring.games import game_names
 #: Game name -> its view module (imported on first use).
 VIEWS = {
     "razzia": "companion_app.games.razzia",
+    "prodigals_club": "companion_app.games.prodigals_club",
+    "for_sale": "companion_app.games.for_sale",
 }
 
 

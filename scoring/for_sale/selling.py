@@ -34,13 +34,13 @@ def turn_over(state: dict, checks: object) -> None:
     for value in values:
         if value not in cards.CHECK_VALUES:
             raise IllegalMove(
-                N_("There is no check of {value}; checks are 0 and 2,000 to 15,000."),
-                value=f"{value:,}",
+                N_("There is no check of {check}; checks are 0 and 2,000 to 15,000."),
+                check=f"{value:,}",
             )
         counts[value] += 1
         if counts[value] > cards.COPIES_PER_CHECK:
             raise IllegalMove(
-                N_("Both checks of {value} have already been turned over."), value=f"{value:,}"
+                N_("Both checks of {check} have already been turned over."), check=f"{value:,}"
             )
     state["checks_seen"] = [*state["checks_seen"], *values]
     state["selling_round"] += 1

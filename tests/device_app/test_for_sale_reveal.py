@@ -117,7 +117,7 @@ def test_the_web_form_goes_through_the_same_gate(client, device, selling):
     form.update(
         {f"house{seat}": str(p["houses"][0]) for seat, p in enumerate(table["state"]["players"])}
     )
-    page = client.post(f"/tables/{table['id']}/move", data=form, follow_redirects=True)
+    page = client.post(f"/tables/{table['id']}/moves", data=form, follow_redirects=True)
     assert "waiting for Filip, Valerie, Jiří" in page.get_data(as_text=True)
     assert device.call("GET", f"/api/tables/{table['id']}")[1]["version"] == table["version"]
 

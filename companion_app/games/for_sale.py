@@ -1,0 +1,272 @@
+"""For Sale on the tablet: its setup form, table panels, move forms, history lines, calculator.
+
+Nothing here decides what is legal; `actions(state)` does that. These helpers only arrange
+what the state already says for the templates in `templates/for_sale/`.
+"""
+
+import re
+
+from flask import render_template, request
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
+from werkzeug.datastructures import MultiDict
+
+from companion_app.i18n import money, translate_error
+from companion_app.web_forms import GENERAL_AREA, whole_number
+from scoring.errors import InvalidSheet
+from scoring.for_sale import cards
+from scoring.for_sale.buying import houseless_passes
+from scoring.for_sale.results import results
+from scoring.sheets import score_sheet
+
+GAME = "for_sale"
+TITLE = _l("For Sale")
+MIN_PLAYERS, MAX_PLAYERS = cards.MIN_PLAYERS, cards.MAX_PLAYERS
+CATEGORY_LABELS = {"checks": _l("Checks"), "coins": _l("Coins")}
+SCORE_ENDPOINT = "score_for_sale"
+
+PHASES = {
+    "start": _l("Start player"),
+    "buying": _l("Buying houses"),
+    "auction": _l("Bidding"),
+    "selling": _l("Selling houses"),
+    "reveal": _l("Everyone chooses a house"),
+    "game_over": _l("Game over"),
+}
+#: Which panel of the table page shows the refusal of each kind of move.
+AREAS = {
+    "start": "start",
+    "houses": "houses",
+    "bid": "auction",
+    "pass": "auction",
+    "checks": "checks",
+    "sell": "sell",
+}
+PHASE_AREAS = {
+    "start": ("start",),
+    "buying": ("houses",),
+    "auction": ("auction",),
+    "selling": ("checks",),
+    "reveal": ("sell",),
+    "game_over": (),
+}
+#: The field of a seat's revealed house on the sale form.
+HOUSE_FIELD = "house{seat}"
+
+
+def phase_label(phase: str) -> str:
+    """The phase as the home list and the table head name it."""
+    return str(PHASES.get(phase, phase))
+
+
+def setup_context() -> dict:
+    """Coins and cards in play by player count, for the table under the setup fields."""
+    rows = [
+        {
+            "players": count,
+            "coins": cards.COINS[count],
+            "in_play": cards.in_play(count, False),
+            "in_play_variant": cards.in_play(count, True),
+        }
+        for count in range(cards.MIN_PLAYERS, cards.MAX_PLAYERS + 1)
+    ]
+    return {"for_sale_counts": rows}
+
+
+def parse_setup(form: MultiDict) -> dict:
+    """Players, the variant and the refund rounding from the new-table form."""
+    return {
+        "players": [name for name in form.getlist("player") if name.strip()],
+        "variant": form.get("variant") == "on",
+        "refund": form.get("refund", "up"),
+    }
+
+
+def context(state: dict) -> dict:
+    """Names the For Sale templates read besides the shell's."""
+    final = results(state) if state["phase"] == "game_over" else None
+    return {"phase_label": phase_label(state["phase"]), "fs": table_facts(state), "final": final}
+
+
+def table_facts(state: dict) -> dict:
+    """Round, counts and the running auction arranged for the templates."""
+    selling = state["phase"] in ("selling", "reveal", "game_over")
+    facts: dict = {
+        "selling": selling,
+        "round": state["selling_round"] if selling else state["buying_round"],
+        "houses_left": state["in_play"] - len(state["houses_seen"]),
+        "checks_left": state["in_play"] - len(state["checks_seen"]),
+    }
+    if state["auction"]:
+        facts["bidders"] = bidders(state)
+        facts["pass_gets"] = pass_gets(state)
+    return facts
+
+
+def bidders(state: dict) -> list[dict]:
+    """Everyone in seat order with their stack and whether they are still in this round."""
+    running = state["auction"]
+    return [
+        {
+            "seat": seat,
+            "name": player["name"],
+            "bid": player["bid"],
+            "status": (
+                "acting"
+                if seat == running["turn"]
+                else ("in" if seat in running["active"] else "passed")
+            ),
+        }
+        for seat, player in enumerate(state["players"])
+    ]
+
+
+def pass_gets(state: dict) -> dict:
+    """What the player to act gets by passing now: a house (or none) and coins back."""
+    running = state["auction"]
+    player = state["players"][running["turn"]]
+    if running["passes"] < houseless_passes(state):
+        return {"house": None, "back": player["bid"]}
+    back = cards.refund(player["bid"], state["refund"])
+    return {"house": state["offer"][0], "back": back}
+
+
+def parse_move(form: MultiDict) -> dict:
+    """The move a table-page form describes (fields as the rules name them)."""
+    kind = form.get("type", "")
+    move: dict = {"type": kind}
+    if form.get("seat", "") != "":
+        move["seat"] = whole_number(form["seat"])
+    if kind == "houses":
+        move["houses"] = [whole_number(value) for value in form.getlist("houses")]
+    elif kind == "bid":
+        move["coins"] = whole_number(form.get("coins", "").strip())
+    elif kind == "checks":
+        move["checks"] = [whole_number(v) for v in form.getlist("checks") if v.strip()]
+    elif kind == "sell":
+        move["houses"] = _sale(form)
+    return move
+
+
+def _sale(form: MultiDict) -> list:
+    """One revealed house per seat field on the form (empty: a seat without houses)."""
+    houses = []
+    for seat in range(cards.MAX_PLAYERS):
+        field = HOUSE_FIELD.format(seat=seat)
+        if field not in form:
+            break
+        text = form[field].strip()
+        houses.append(whole_number(text) if text else None)
+    return houses
+
+
+def area_of(move: dict) -> str:
+    """The panel that shows this move's errors."""
+    return AREAS.get(move.get("type"), GENERAL_AREA)
+
+
+def areas_shown(state: dict) -> tuple[str, ...]:
+    """The panels of the table page that show their own errors in this phase."""
+    return PHASE_AREAS.get(state["phase"], ())
+
+
+def check_choices(offered: list[int]) -> list[tuple[int, str]]:
+    """The check values for the selects, with their printed amount."""
+    return [(value, money(value)) for value in offered]
+
+
+def ranking(results: dict) -> list[dict]:
+    """The players of `results(state)` best first (ties keep seat order)."""
+    return sorted(results["players"], key=lambda row: (row["rank"], row["seat"]))
+
+
+def describe(move: dict | None, names: list[str]) -> str:
+    """A history line for a move, in the page's language."""
+    move = move or {}
+    seat = move.get("seat")
+    name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+    kind = move.get("type")
+    if kind == "start":
+        return gettext("Start player by lot: %(name)s", name=name)
+    if kind == "houses":
+        houses = ", ".join(str(house) for house in sorted(move.get("houses") or []))
+        return gettext("Houses turned over: %(houses)s", houses=houses)
+    if kind == "bid":
+        return gettext("%(name)s bid %(coins)s coins", name=name, coins=move.get("coins"))
+    if kind == "pass":
+        return gettext("%(name)s passed", name=name)
+    if kind == "checks":
+        checks = ", ".join(money(v) for v in sorted(move.get("checks") or [], reverse=True))
+        return gettext("Checks turned over: %(checks)s", checks=checks)
+    if kind == "sell":
+        sold = ", ".join(
+            f"{names[seat]} {house}"
+            for seat, house in enumerate(move.get("houses") or [])
+            if house is not None and seat < len(names)
+        )
+        return gettext("Houses revealed: %(sold)s", sold=sold)
+    return str(kind)
+
+
+# -- the score-sheet calculator (SCORESHEETS.md "For Sale") ---------------------------------
+
+#: "players[2].coins: ..." -> column 2, field "coins"; the path is cut off at its field.
+PLAYER_FIELD = re.compile(r"^players\[(\d+)\]\.(\w+)")
+PATH_PREFIX = re.compile(r"^(?:players\[\d+\](?:\.\w+)*(?:\[\d+\])?|\w+): ")
+CHECK_SEPARATORS = re.compile(r"[\s,;]+")
+
+
+def _checks_typed(text: str) -> list:
+    """Checks typed as '15000 0 7000' (commas or spaces); non-numbers stay for the refusal."""
+    return [whole_number(part) for part in CHECK_SEPARATORS.split(text.strip()) if part]
+
+
+def build_sheet(form: MultiDict) -> tuple[dict, list[int]]:
+    """The sheet typed into the form, and the form column of each sheet player."""
+    players, columns = [], []
+    for column in range(cards.MAX_PLAYERS):
+        name = form.get(f"p{column}.name", "").strip()
+        coins = form.get(f"p{column}.coins", "").strip()
+        checks = form.get(f"p{column}.checks", "")
+        if not (name or coins or checks.strip()):
+            continue
+        entry: dict = {"name": name, "checks": _checks_typed(checks)}
+        if coins:
+            entry["coins"] = whole_number(coins)
+        players.append(entry)
+        columns.append(column)
+    return {"game": GAME, "players": players}, columns
+
+
+def _refusal(refused: InvalidSheet, columns: list[int]) -> dict:
+    """Which form field the refusal belongs to and its sentence without the JSON path."""
+    message = translate_error(refused)
+    found = PLAYER_FIELD.match(str(refused))
+    field = "sheet"
+    if found and int(found.group(1)) < len(columns):
+        field = f"p{columns[int(found.group(1))]}.{found.group(2)}"
+    short = PATH_PREFIX.sub("", message, count=1)
+    return {"field": field, "short": short[:1].upper() + short[1:], "message": message}
+
+
+def score_form():
+    """The For Sale calculator: type checks and coins, get money, ranks and winners."""
+    form = request.form if request.method == "POST" else MultiDict()
+    result, error = None, None
+    if request.method == "POST":
+        sheet, columns = build_sheet(form)
+        try:
+            result = score_sheet(sheet)
+        except InvalidSheet as refused:
+            error = _refusal(refused, columns)
+    page = render_template(
+        "for_sale/score.html",
+        form=form,
+        result=result,
+        error=error,
+        columns=range(cards.MAX_PLAYERS),
+    )
+    return page, (400 if error else 200)
+
+
+ROUTES = [("/score/for_sale", SCORE_ENDPOINT, score_form, ["GET", "POST"])]
