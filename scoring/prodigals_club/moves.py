@@ -13,6 +13,11 @@ from scoring.prodigals_club.society import apply_society
 #: How many recent changes the state keeps per player (the full history is the move log).
 CHANGES_KEPT = 12
 #: Phases in which the tracks may be changed, per competition.
+NOT_IN_PLAY = {
+    PROPERTY: N_("The property competition is not in play at this table."),
+    ELECTION: N_("The election competition is not in play at this table."),
+    SOCIETY: N_("The society competition is not in play at this table."),
+}
 TRACK_PHASES = {PROPERTY: ("play",), ELECTION: ("play",), SOCIETY: ("play", "old_lady")}
 
 
@@ -43,11 +48,10 @@ def apply(state: dict, move: object) -> dict:
 
 def _require_phase(state: dict, *phases: str) -> None:
     """Refuse a move made outside its step of the round."""
+    if state["phase"] == "game_over":
+        raise IllegalMove(N_("The game is over; nothing more can be entered."))
     if state["phase"] not in phases:
-        raise IllegalMove(
-            N_("That entry is not possible now; the table is at the {phase} step."),
-            phase=state["phase"].replace("_", " "),
-        )
+        raise IllegalMove(N_("That entry is not possible at this step of the round."))
 
 
 def _seat(state: dict, move: dict) -> int:
@@ -65,10 +69,7 @@ def _seat(state: dict, move: dict) -> int:
 def _track(state: dict, competition: str, move: dict) -> int:
     """The seat of a track entry, refused if the competition is not in play or not now."""
     if competition not in state["competitions"]:
-        raise IllegalMove(
-            N_("The {competition} competition is not in play at this table."),
-            competition=competition,
-        )
+        raise IllegalMove(NOT_IN_PLAY[competition])
     _require_phase(state, *TRACK_PHASES[competition])
     return _seat(state, move)
 

@@ -305,7 +305,7 @@ def test_bad_society_entries_are_refused(fields):
 def test_old_lady_comes_after_hyde_park_allows_society_entries_and_records_exempt_players():
     state = play(started(), {"type": "end_actions"}, {"type": "hyde_park", "megaphones": [1, 2, 3]})
     assert state["phase"] == "old_lady"
-    refused(state, {"type": "votes", "seat": 0, "delta": -1}, "not possible now")
+    refused(state, {"type": "votes", "seat": 0, "delta": -1}, "not possible at this step")
     state = play(
         state, {"type": "society", "seat": 0, "sum": 15}, {"type": "old_lady", "exempt": [2]}
     )
@@ -375,8 +375,8 @@ def test_the_game_ends_after_round_five():
         state = play(finish_round(state), {"type": "end_round"})
     state = finish_round(state)
     assert state["phase"] == "game_over" and state["end_reason"] == "rounds" and state["round"] == 5
-    refused(state, {"type": "end_round"}, "not possible now")
-    refused(state, {"type": "votes", "seat": 0, "delta": -1}, "not possible now")
+    refused(state, {"type": "end_round"}, "game is over")
+    refused(state, {"type": "votes", "seat": 0, "delta": -1}, "game is over")
 
 
 def test_final_property_score_adds_three_per_remaining_tile():
@@ -448,9 +448,13 @@ def test_unknown_moves_are_refused(move):
 
 
 def test_moves_out_of_step_are_refused():
-    refused(club.new_table(setup()), {"type": "votes", "seat": 0, "delta": 1}, "not possible now")
-    refused(started(), {"type": "hyde_park", "megaphones": [1, 1, 1]}, "not possible now")
-    refused(started(), {"type": "order", "order": [0, 1, 2]}, "not possible now")
+    refused(
+        club.new_table(setup()),
+        {"type": "votes", "seat": 0, "delta": 1},
+        "not possible at this step",
+    )
+    refused(started(), {"type": "hyde_park", "megaphones": [1, 1, 1]}, "not possible at this step")
+    refused(started(), {"type": "order", "order": [0, 1, 2]}, "not possible at this step")
 
 
 def test_legal_moves_are_all_accepted():

@@ -1,0 +1,366 @@
+"""Klub ztroskotanců on the tablet: setup with board values, the scorekeeper's panels, history.
+
+Nothing here decides what is legal; the rules in `scoring/prodigals_club` do. These helpers
+read form fields into moves and arrange the state for `templates/prodigals_club/`.
+"""
+
+import re
+
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
+from werkzeug.datastructures import MultiDict
+
+from companion_app.games import prodigals_club_score
+from companion_app.store import get_store
+from companion_app.web_forms import GENERAL_AREA, whole_number
+from scoring.prodigals_club import board
+from scoring.prodigals_club.board import GAME, HYDE_PARK_PLACES, ROUNDS, SOCIETY_TOKENS
+from scoring.prodigals_club.queries import results
+from scoring.prodigals_club.rounds import next_order
+
+TITLE = _l("Klub ztroskotanců")
+MIN_PLAYERS, MAX_PLAYERS = board.MIN_PLAYERS, board.MAX_PLAYERS
+CATEGORY_LABELS = {
+    "property": _l("Property"),
+    "election": _l("Election"),
+    "society": _l("Society"),
+}
+PHASES = {
+    "order": _l("Turn order"),
+    "play": _l("Actions"),
+    "hyde_park": _l("Hyde Park"),
+    "old_lady": _l("Old Lady"),
+    "round_end": _l("End of round"),
+    "game_over": _l("Game over"),
+}
+SCORE_ENDPOINT = "score_prodigals_club"
+ROUTES = [
+    ("/score/prodigals_club", SCORE_ENDPOINT, prodigals_club_score.score_form, ["GET", "POST"])
+]
+#: Board-value fields of the setup form (single numbers).
+BOARD_FIELDS = ("messengers", "money", "districts", "district", "votes")
+#: A tile typed as "value/district", e.g. "5/2".
+TILE_TEXT = re.compile(r"^\s*(-?\d+)\s*/\s*(-?\d+)\s*$")
+#: Which panel shows the refusal of each move; property entries by action.
+AREAS = {
+    "order": "order",
+    "votes": "votes",
+    "society": "society",
+    "reserve": "reserve",
+    "end_actions": "end_actions",
+    "hyde_park": "hyde_park",
+    "old_lady": "old_lady",
+    "end_round": "end_round",
+}
+PROPERTY_ACTIONS = ("add", "sell", "exchange", "spend", "receive", "set_cash")
+PHASE_AREAS = {
+    "order": ("order",),
+    "play": (
+        *(f"property-{action}" for action in PROPERTY_ACTIONS),
+        "votes",
+        "society",
+        "reserve",
+        "end_actions",
+    ),
+    "hyde_park": ("hyde_park",),
+    "old_lady": ("society", "old_lady"),
+    "round_end": ("end_round",),
+    "game_over": (),
+}
+#: Setup fields a refusal can name ("money: ..."); anything else shows by the players.
+SETUP_FIELDS = (*BOARD_FIELDS, "competitions", "hyde_park", "society_tokens", "society_range")
+
+
+def phase_label(phase: str) -> str:
+    """The phase as the home list and the table head name it."""
+    return str(PHASES.get(phase, phase))
+
+
+def last_setup() -> dict:
+    """The setup of the most recent Klub table, so the board values need typing only once."""
+    for table in get_store().list_tables():
+        if table.game == GAME:
+            return table.setup
+    return {}
+
+
+def _text(value: object) -> str:
+    """A remembered value as the form shows it ("" when none)."""
+    return "" if value is None else str(value)
+
+
+def remembered_fields(setup: dict) -> dict:
+    """Form field -> value from a previous setup (board values and competitions)."""
+    values = setup.get("board") or {}
+    fields = {name: _text(values.get(name)) for name in BOARD_FIELDS}
+    for round_no, column in enumerate(values.get("hyde_park") or []):
+        for place, loss in enumerate(column):
+            fields[f"hp{round_no + 1}_{place + 1}"] = _text(loss)
+    for index, value in enumerate(values.get("society_tokens") or []):
+        fields[f"token{index}"] = _text(value)
+    low_high = values.get("society_range") or [None, None]
+    fields["society_low"], fields["society_high"] = (_text(value) for value in low_high)
+    fields["competitions"] = list(setup.get("competitions") or ["property", "election"])
+    return fields
+
+
+def setup_context() -> dict:
+    """The board-value fields pre-filled from the last Klub table."""
+    return {
+        "remembered": remembered_fields(last_setup()),
+        "competition_labels": CATEGORY_LABELS,
+        "rounds": range(1, ROUNDS + 1),
+        "places": range(1, HYDE_PARK_PLACES + 1),
+        "token_fields": range(SOCIETY_TOKENS),
+    }
+
+
+def _optional_range(form: MultiDict) -> list | None:
+    """The society chart range, or None when both ends are blank."""
+    low, high = form.get("society_low", "").strip(), form.get("society_high", "").strip()
+    if not low and not high:
+        return None
+    return [whole_number(low), whole_number(high)]
+
+
+def parse_setup(form: MultiDict) -> dict:
+    """Players, competitions and board values from the new-table form."""
+    entered: dict = {name: whole_number(form.get(name, "").strip()) for name in BOARD_FIELDS}
+    entered["hyde_park"] = [
+        [whole_number(form.get(f"hp{r}_{p}", "").strip()) for p in range(1, HYDE_PARK_PLACES + 1)]
+        for r in range(1, ROUNDS + 1)
+    ]
+    entered["society_tokens"] = [
+        whole_number(form.get(f"token{index}", "").strip()) for index in range(SOCIETY_TOKENS)
+    ]
+    entered["society_range"] = _optional_range(form)
+    return {
+        "players": [name for name in form.getlist("player") if name.strip()],
+        "competitions": form.getlist("competition"),
+        "board": entered,
+    }
+
+
+def setup_error_area(refused: Exception) -> str:
+    """The setup field a refusal names, so it shows next to that field."""
+    field = str(refused).split(":", 1)[0]
+    return field if field in SETUP_FIELDS else "players"
+
+
+def context(state: dict) -> dict:
+    """Names the Klub table templates read besides the shell's."""
+    order = state["order"] or list(range(len(state["players"])))
+    return {
+        "rounds": ROUNDS,
+        "labels_pc": CATEGORY_LABELS,
+        "phase_name": phase_label(state["phase"]),
+        "turn_order": order,
+        "next_order": next_order(order, state["reserved"]) if state["order"] else order,
+        "notice": notice_text(state),
+        "property_actions": PROPERTY_ACTIONS,
+        "token_fields": range(SOCIETY_TOKENS),
+        "handicap_lines": handicap_lines(state),
+        "hyde_park_table": state["board"].get("hyde_park"),
+        "tile_text": tile_text,
+    }
+
+
+def parse_tile(text: str | None) -> object:
+    """A tile typed as "value/district"; anything else stays text for the rules to refuse."""
+    found = TILE_TEXT.match(text or "")
+    if not found:
+        return text
+    return {"value": int(found.group(1)), "district": int(found.group(2))}
+
+
+def parse_tiles(text: str | None) -> list:
+    """Several tiles separated by spaces or commas."""
+    return [parse_tile(part) for part in re.split(r"[\s,;]+", text or "") if part]
+
+
+def _numbers(form: MultiDict, name: str) -> list:
+    """A list field of numbers, one input each."""
+    return [whole_number(value.strip()) for value in form.getlist(name)]
+
+
+def _property_move(form: MultiDict, move: dict) -> None:
+    """The fields of a property entry, by its action."""
+    action = form.get("action", "")
+    move["action"] = action
+    if action == "add":
+        move["tiles"] = parse_tiles(form.get("tiles"))
+    elif action == "sell":
+        move["tile"] = parse_tile(form.get("tile"))
+        discount = form.get("discount", "").strip()
+        move["discount"] = whole_number(discount) if discount else 0
+    elif action == "exchange":
+        move["give"] = parse_tile(form.get("give"))
+        move["take"] = parse_tile(form.get("take"))
+        limit = form.get("limit", "").strip()
+        move["limit"] = whole_number(limit) if limit else None
+    elif action in ("spend", "receive"):
+        move["amount"] = whole_number(form.get("amount", "").strip())
+    elif action == "set_cash":
+        move["cash"] = whole_number(form.get("cash", "").strip())
+
+
+def parse_move(form: MultiDict) -> dict:
+    """The move a table-page form describes (fields as the rules name them)."""
+    kind = form.get("type", "")
+    move: dict = {"type": kind}
+    if "seat" in form:
+        move["seat"] = whole_number(form["seat"])
+    if kind == "order" and form.get("how") == "by_hand":
+        move["order"] = _numbers(form, "order")
+    elif kind == "property":
+        _property_move(form, move)
+    elif kind == "votes":
+        move["delta"] = whole_number(form.get("delta", "").strip())
+    elif kind == "society":
+        tokens = _numbers(form, "tokens")
+        if any(value != "" for value in tokens):
+            move["tokens"] = tokens
+        else:
+            move["sum"] = whole_number(form.get("sum", "").strip())
+    elif kind == "reserve":
+        move["place"] = whole_number(form.get("place", ""))
+    elif kind == "hyde_park":
+        move["megaphones"] = [
+            None if value == "" else value for value in _numbers(form, "megaphones")
+        ]
+    elif kind == "old_lady":
+        move["exempt"] = _numbers(form, "exempt")
+    return move
+
+
+def area_of(move: dict) -> str:
+    """The panel that shows this move's errors."""
+    if move.get("type") == "property":
+        action = move.get("action")
+        return f"property-{action}" if action in PROPERTY_ACTIONS else "property-add"
+    return AREAS.get(move.get("type"), GENERAL_AREA)
+
+
+def areas_shown(state: dict) -> tuple[str, ...]:
+    """The panels of the table page that show their own errors in this phase."""
+    return PHASE_AREAS.get(state["phase"], ())
+
+
+def notice_text(state: dict) -> str | None:
+    """The last move's notice (votes capped, all cash spent ...) in the page's language."""
+    notice = state.get("notice")
+    if not notice:
+        return None
+    name = state["players"][notice["seat"]]["name"]
+    kind = notice["kind"]
+    if kind == "votes_capped":
+        return gettext(
+            "Votes capped at 44: %(name)s would have had %(wanted)s.",
+            name=name,
+            wanted=notice["wanted"],
+        )
+    if kind == "spent_all":
+        return gettext(
+            "%(name)s had only £%(spent)s of £%(asked)s, so spent all their cash.",
+            name=name,
+            spent=notice["spent"],
+            asked=notice["asked"],
+        )
+    if kind == "exchange_excess":
+        return gettext(
+            "The exchange went past its limit: the bank paid %(name)s £%(paid)s.",
+            name=name,
+            paid=notice["paid"],
+        )
+    return gettext(
+        "Society score limited to the chart: %(name)s has %(score)s, not %(wanted)s.",
+        name=name,
+        score=notice["score"],
+        wanted=notice["wanted"],
+    )
+
+
+def tile_text(tile: dict) -> str:
+    """A tile as the forms take it: value/district."""
+    return f"{tile['value']}/{tile['district']}"
+
+
+def handicap_lines(state: dict) -> list[dict]:
+    """Round 1's handicap checklist in round 1's turn order: who gets what (RULES.md §5)."""
+    if not state["handicaps"] or state["round"] != 1:
+        return []
+    return [
+        {"seat": seat, "name": state["players"][seat]["name"], **state["handicaps"][seat]}
+        for seat in state["order"]
+    ]
+
+
+def _describe_property(move: dict, name: str) -> str:
+    """A history line for a property entry."""
+    action = move.get("action")
+    if action == "add":
+        tiles = ", ".join(tile_text(t) for t in move.get("tiles") or [] if isinstance(t, dict))
+        return gettext("%(name)s took property tiles: %(tiles)s", name=name, tiles=tiles)
+    if action == "sell":
+        tile = move.get("tile")
+        shown = tile_text(tile) if isinstance(tile, dict) else "?"
+        return gettext("%(name)s sold tile %(tile)s", name=name, tile=shown)
+    if action == "exchange":
+        give, take = move.get("give"), move.get("take")
+        return gettext(
+            "%(name)s exchanged tile %(give)s for %(take)s",
+            name=name,
+            give=tile_text(give) if isinstance(give, dict) else "?",
+            take=tile_text(take) if isinstance(take, dict) else "?",
+        )
+    if action == "spend":
+        return gettext("%(name)s spent £%(amount)s", name=name, amount=move.get("amount"))
+    if action == "receive":
+        return gettext("%(name)s received £%(amount)s", name=name, amount=move.get("amount"))
+    return gettext("%(name)s's cash set to £%(cash)s", name=name, cash=move.get("cash"))
+
+
+def describe(move: dict | None, names: list[str]) -> str:
+    """A history line for a move, in the page's language."""
+    move = move or {}
+    seat = move.get("seat")
+    name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+    kind = move.get("type")
+    if kind == "order":
+        order = ", ".join(names[s] for s in move.get("order") or [] if 0 <= s < len(names))
+        return gettext("Turn order: %(order)s", order=order)
+    if kind == "property":
+        return _describe_property(move, name)
+    if kind == "votes":
+        delta = move.get("delta")
+        shown = f"{delta:+d}" if isinstance(delta, int) else str(delta)
+        return gettext("%(name)s: votes %(delta)s", name=name, delta=shown)
+    if kind == "society":
+        value = move.get("tokens") if "tokens" in move else move.get("sum")
+        return gettext("%(name)s: society %(value)s", name=name, value=value)
+    if kind == "reserve":
+        return gettext("%(name)s reserved place %(place)s", name=name, place=move.get("place"))
+    if kind == "end_actions":
+        return gettext("Actions over")
+    if kind == "hyde_park":
+        counts = ", ".join(
+            f"{n}: {c}" for n, c in zip(names, move.get("megaphones") or [], strict=False)
+        )
+        return gettext("Hyde Park (megaphones %(counts)s)", counts=counts)
+    if kind == "old_lady":
+        exempt = ", ".join(names[s] for s in move.get("exempt") or [] if 0 <= s < len(names))
+        return gettext("Old Lady done (exempt: %(names)s)", names=exempt or "–")
+    if kind == "end_round":
+        return gettext("Next round started")
+    return str(kind)
+
+
+def order_names(order: list[int], names: list[str]) -> str:
+    """A turn order as names, first player first."""
+    return ", ".join(names[seat] for seat in order)
+
+
+def final_rows(state: dict) -> list[dict]:
+    """The results' players best first (ties keep seat order)."""
+    rows = results(state)["players"]
+    return sorted(rows, key=lambda row: (row["rank"], row["seat"]))

@@ -1,0 +1,113 @@
+"""The Klub ztroskotanců calculators on the tablet: final standings, Hyde Park, handicaps."""
+
+import re
+
+from flask import render_template, request
+from werkzeug.datastructures import MultiDict
+
+from companion_app.i18n import translate_error
+from companion_app.web_forms import whole_number
+from scoring.errors import InvalidSheet
+from scoring.prodigals_club.board import COMPETITIONS, GAME, HYDE_PARK_PLACES, MAX_PLAYERS
+from scoring.sheets import score_sheet
+
+KINDS = ("final", "hyde_park", "handicaps")
+#: "players[2].property.cash: ..." -> column 2, path "property.cash".
+PLAYER_FIELD = re.compile(r"^players\[(\d+)\]((?:\.\w+)*)")
+#: "megaphones.Ann: ..." / "order[1]: ..." / "losses[0]: ..." -> the top-level key.
+TOP_FIELD = re.compile(r"^(\w+)")
+PATH_PREFIX = re.compile(r"^[^:]*: ")
+
+
+def _text(form: MultiDict, name: str) -> str:
+    """A stripped form field."""
+    return form.get(name, "").strip()
+
+
+def _number_list(text: str) -> list:
+    """Face values typed as "4 2 5" (or with commas)."""
+    return [whole_number(part) for part in re.split(r"[\s,;]+", text) if part]
+
+
+def _final_player(form: MultiDict, column: int, playing: list[str]) -> dict | None:
+    """One player's entry of the final sheet, or None for a blank column."""
+    prefix = f"f{column}."
+    typed = {key: _text(form, prefix + key) for key in ("name", "cash", "tiles", *COMPETITIONS)}
+    if not any(typed.values()):
+        return None
+    entry: dict = {"name": typed["name"]}
+    for name in playing:
+        if name == "property":
+            entry[name] = {
+                "cash": whole_number(typed["cash"]),
+                "tiles": _number_list(typed["tiles"]),
+            }
+        else:
+            entry[name] = whole_number(typed[name])
+    return entry
+
+
+def build_sheet(form: MultiDict) -> tuple[dict, list[int]]:
+    """The sheet of the submitted calculator and the form column of each sheet player."""
+    kind = form.get("kind", "")
+    sheet: dict = {"game": GAME, "kind": kind}
+    columns: list[int] = []
+    if kind == "final":
+        playing = [name for name in COMPETITIONS if name in form.getlist("competition")]
+        sheet["competitions"] = form.getlist("competition")
+        sheet["players"] = []
+        for column in range(MAX_PLAYERS):
+            entry = _final_player(form, column, playing)
+            if entry is not None:
+                sheet["players"].append(entry)
+                columns.append(column)
+    elif kind == "hyde_park":
+        sheet["losses"] = [whole_number(_text(form, f"loss{p}")) for p in range(HYDE_PARK_PLACES)]
+        rows = [
+            (_text(form, f"h{i}.name"), _text(form, f"h{i}.megaphones")) for i in range(MAX_PLAYERS)
+        ]
+        sheet["megaphones"] = {name: whole_number(count) for name, count in rows if name or count}
+    elif kind == "handicaps":
+        sheet["competitions"] = form.getlist("hcompetition")
+        sheet["order"] = [name for i in range(MAX_PLAYERS) if (name := _text(form, f"order{i}"))]
+    return sheet, columns
+
+
+def error_field(message: str, kind: str, columns: list[int]) -> str:
+    """The form input a calculator message names (e.g. "f1.cash"), else its top-level key."""
+    found = PLAYER_FIELD.match(message)
+    if kind == "final" and found and int(found.group(1)) < len(columns):
+        path = found.group(2).lstrip(".") or "name"
+        leaf = path.split(".")[-1] if path.startswith("property.") else path.split(".")[0]
+        return f"f{columns[int(found.group(1))]}.{leaf}"
+    top = TOP_FIELD.match(message)
+    return f"{kind}.{top.group(1)}" if top else f"{kind}.sheet"
+
+
+def score_form():
+    """Show the three calculators; on POST score the submitted one or say why not."""
+    form = request.form if request.method == "POST" else MultiDict()
+    result, error = None, None
+    kind = form.get("kind", "final")
+    if request.method == "POST":
+        sheet, columns = build_sheet(form)
+        try:
+            result = score_sheet(sheet)
+        except InvalidSheet as refused:
+            message = translate_error(refused)
+            error = {
+                "field": error_field(str(refused), kind, columns),
+                "message": message,
+                "short": PATH_PREFIX.sub("", message, count=1),
+            }
+    page = render_template(
+        "prodigals_club/score.html",
+        form=form,
+        kind=kind,
+        result=result,
+        error=error,
+        columns=range(MAX_PLAYERS),
+        competitions=COMPETITIONS,
+        places=range(HYDE_PARK_PLACES),
+    )
+    return page, (400 if error else 200)
