@@ -22,6 +22,12 @@ class Config:
         self.DATABASE = os.environ.get("COMPANION_DATABASE", "companion.sqlite3")
         #: Request bodies above this are refused with 413 before parsing.
         self.MAX_CONTENT_LENGTH = int(os.environ.get("COMPANION_MAX_BODY", DEFAULT_MAX_BODY))
+        #: Address phones use to reach this companion (the QR code on results printouts),
+        #: e.g. http://192.168.1.20:8000; empty: the address the tablet's request came to
+        #: (`companion serve --lan` fills in the LAN address it prints).
+        self.BASE_URL = os.environ.get("COMPANION_BASE_URL", "")
+        #: Where the games are played, sent along with the BG Stats play import.
+        self.LOCATION = os.environ.get("COMPANION_LOCATION", "")
         self.BABEL_DEFAULT_LOCALE = "en"
         self.LANGUAGES = ("cs", "en")
 

@@ -78,7 +78,10 @@ def run(
         app, host=ALL_INTERFACES if lan else host, port=port, threads=threads
     )
     shown = lan_address() if lan else host
-    print_banner(f"http://{shown}:{server.effective_port}/", with_qr=lan)
+    url = f"http://{shown}:{server.effective_port}/"
+    if lan and not app.config.get("BASE_URL"):
+        app.config["BASE_URL"] = url  # results QR codes then point where phones can reach
+    print_banner(url, with_qr=lan)
     if on_bound is not None:
         local = LOOPBACK if lan or host == ALL_INTERFACES else host
         on_bound(f"http://{local}:{server.effective_port}")
