@@ -1,0 +1,156 @@
+"""A complete 3-player For Sale game by clicking in headless Chromium, reveals on the box panel."""
+
+from pathlib import Path
+
+import pytest
+
+from scoring import for_sale
+from tests.scoring.for_sale_play import IN_ORDER, NAMES
+
+SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+LANDSCAPE = {"width": 1280, "height": 800}
+#: The checks of each selling round, in the order they are picked on the form.
+CHECK_ROUNDS = [
+    [15000, 0, 7000],
+    [14000, 9000, 2000],
+    [13000, 12000, 0],
+    [15000, 3000, 4000],
+    [5000, 6000, 8000],
+    [10000, 11000, 2000],
+    [3000, 4000, 5000],
+    [6000, 7000, 8000],
+    [9000, 10000, 11000],
+    [12000, 13000, 14000],
+]
+#: Waiting for the panel's long poll or a lock to show (ms).
+WAIT_MS = 8000
+
+
+class Tablet:
+    """The tablet on the table, plus the rules following along to check what it shows."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.state = for_sale.new_table({"players": NAMES})
+
+    def follow(self, move: dict) -> None:
+        """Apply the move the page just made to the local copy of the rules."""
+        self.state = for_sale.apply(self.state, move)
+
+    def submit(self, selector: str) -> None:
+        """Click a button that posts a form; the page must show no refusal after it."""
+        with self.page.expect_navigation():
+            self.page.click(selector)
+        assert not self.page.query_selector(".error"), self.page.inner_text(".error")
+
+    def actor(self) -> int:
+        """The seat the turn banner names."""
+        return int(self.page.get_attribute("[data-testid=turn]", "data-seat"))
+
+    def shot(self, name: str) -> None:
+        """Save the page at tablet size."""
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=str(SHOTS / f"for-sale-{name}.png"), full_page=True)
+        wide = self.page.evaluate("document.documentElement.scrollWidth")
+        assert wide <= LANDSCAPE["width"], f"{name}: {wide}px wide, scrolls sideways"
+
+
+def seat_and_start(tablet: Tablet, base: str) -> None:
+    """Home -> new table -> For Sale -> three names -> start player by lot."""
+    page = tablet.page
+    page.goto(base + "/")
+    page.click("[data-testid=lang-en]")
+    page.click("[data-testid=new-table]")
+    page.click("[data-game=for_sale]")
+    for seat, name in enumerate(NAMES):
+        page.fill(f"[data-testid=player-{seat}]", name)
+    tablet.submit("[data-testid=create]")
+    tablet.submit("[data-testid=start-lot]")
+    start = int(page.get_attribute(".start-badge >> xpath=ancestor::article", "data-seat"))
+    tablet.follow({"type": "start", "seat": start})
+
+
+def buying_round(tablet: Tablet, houses: list[int], number: int) -> None:
+    """Tick the houses; the leader bids 1 (2 in even rounds), then everyone else passes."""
+    page = tablet.page
+    for house in houses:
+        page.click(f".house-pick:has(input[data-house='{house}'])")
+    tablet.submit("[data-testid=houses-submit]")
+    tablet.follow({"type": "houses", "houses": sorted(houses)})
+    leader = tablet.actor()
+    bid = 1 + number % 2
+    page.fill("[data-testid=bid-coins]", str(bid))
+    if number == 0:
+        tablet.shot("auction")
+    tablet.submit("[data-testid=bid]")
+    tablet.follow({"type": "bid", "seat": leader, "coins": bid})
+    while page.query_selector("[data-testid=auction]"):
+        seat = tablet.actor()
+        tablet.submit("[data-testid=pass]")
+        tablet.follow({"type": "pass", "seat": seat})
+
+
+def selling_round(tablet: Tablet, checks: list[int], number: int) -> None:
+    """Pick the checks, lock every seat on the box panel, then enter everyone's lowest house."""
+    page = tablet.page
+    for slot, value in enumerate(checks):
+        page.select_option(f"[data-testid=check-{slot}]", str(value))
+    tablet.submit("[data-testid=checks-submit]")
+    tablet.follow({"type": "checks", "checks": checks})
+    sale = [player["houses"][0] for player in tablet.state["players"]]
+    for seat, house in enumerate(sale):
+        page.select_option(f"[data-testid=sell-{seat}]", str(house))
+    if number == 0:  # entering before anyone locked in is refused, nothing changes
+        with page.expect_navigation():
+            page.click("[data-testid=sell-submit]")
+        assert "waiting for Filip, Valerie, Jiří" in page.inner_text("[data-error=sell]")
+        for seat, house in enumerate(sale):
+            page.select_option(f"[data-testid=sell-{seat}]", str(house))
+    for seat in range(len(NAMES)):
+        button = f"[data-testid=seat-{seat}]"
+        page.wait_for_selector(f"{button}[data-state=armed]:not([disabled])", timeout=WAIT_MS)
+        page.click(button)
+        page.wait_for_selector(
+            f"{button}[data-state=locked], {button}[data-state=revealed]", timeout=WAIT_MS
+        )
+    if number == 0:
+        tablet.shot("reveal")
+    tablet.submit("[data-testid=sell-submit]")
+    tablet.follow({"type": "sell", "houses": sale})
+
+
+@pytest.mark.browser
+def test_a_whole_three_player_game_by_clicking(live_server, browser):
+    """Ten buying and ten selling rounds; the final screen shows the rules' money and ranks."""
+    base, _app = live_server
+    page = browser.new_page(viewport=LANDSCAPE)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    tablet = Tablet(page)
+    seat_and_start(tablet, base)
+    for number, houses in enumerate(IN_ORDER):
+        buying_round(tablet, houses, number)
+    assert page.query_selector("[data-testid=checks-panel]")
+    for number, checks in enumerate(CHECK_ROUNDS):
+        selling_round(tablet, checks, number)
+    assert tablet.state["phase"] == "game_over"
+    tablet.shot("final")
+    final = for_sale.results(tablet.state)
+    rows = page.query_selector_all("[data-testid=final-breakdown] tbody tr")
+    shown = [
+        (
+            int(r.get_attribute("data-seat")),
+            int(r.get_attribute("data-money")),
+            int(r.get_attribute("data-rank")),
+        )
+        for r in rows
+    ]
+    expected = sorted(
+        ((p["seat"], p["score"], p["rank"]) for p in final["players"]),
+        key=lambda row: (row[2], row[0]),
+    )
+    assert shown == expected
+    winners = [p["name"] for p in final["players"] if p["winner"]]
+    assert all(name in page.inner_text("[data-testid=winners]") for name in winners)
+    assert not errors, errors
+    page.close()
