@@ -94,17 +94,17 @@ def _society_moves(state: dict) -> list[dict]:
 
 
 def live_standings(state: dict) -> list[dict]:
-    """Per player: competition scores now, the final score and rank if the game ended now."""
+    """Per player: the tracks now, and the final score and rank if the game ended now."""
     if state["phase"] == "order":
         return []
-    scores = all_scores(state, game_end=True)
-    lists = [list(entry.values()) for entry in scores]
+    now = all_scores(state, game_end=False)
+    lists = [list(entry.values()) for entry in all_scores(state, game_end=True)]
     ranks = standings.ranks(lists)
     return [
         {
             "seat": seat,
             "name": player["name"],
-            "scores": scores[seat],
+            "scores": now[seat],
             "final": standings.final_score(lists[seat]),
             "rank": ranks[seat],
         }

@@ -467,3 +467,10 @@ def test_a_player_in_debt_cannot_take_property():
     # RULES.md §5: cash cannot be below 0 while owning property.
     state = play(started(), prop(0, "spend", amount=20))
     refused(state, tiles(0, (3, 1)), "in debt")
+
+
+def test_live_standings_show_the_tracks_and_the_final_if_the_game_ended_now():
+    state = play(started(), tiles(0, (4, 2)))
+    row = club.live_standings(state)[0]
+    assert row["scores"]["property"] == 11 + 4  # the track: cash + face value
+    assert row["final"] == max(11 + 4 + 3, 31, 14)  # at game end each tile adds £3
