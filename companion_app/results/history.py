@@ -7,6 +7,7 @@ A play is a plain dict built from a finished table and its `results(state)`:
 
 import csv
 import io
+import unicodedata
 from collections.abc import Iterable
 
 CSV_COLUMNS = (
@@ -72,7 +73,14 @@ def player_stats(plays: Iterable[dict]) -> list[dict]:
             )
             row["scores"].append(player["score"])
             row["wins"] += bool(player["winner"])
-    return [_summarise(row) for _key, row in sorted(rows.items())]
+    ordered = sorted(rows.items(), key=lambda item: (_sort_key(item[0][0]), item[0]))
+    return [_summarise(row) for _key, row in ordered]
+
+
+def _sort_key(name: str) -> str:
+    """A name without its accents, so Čeněk sorts with C, not after Z."""
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
 
 
 def _summarise(row: dict) -> dict:

@@ -132,3 +132,9 @@ def test_game_export_holds_setup_log_results_and_code():
     assert exported["log"][2]["undoes"] == 2
     assert exported["verification_code"] == "ABCDE-FGHIJ"
     assert exported["format"] == history.EXPORT_FORMAT
+
+
+def test_stats_sort_names_as_people_read_them():
+    """Čeněk sorts with C (before Dee), not after Z."""
+    plays = [play("t", "razzia", {"Dee": 1, "Čeněk": 2, "Bob": 3, "Zed": 0})]
+    assert [row["name"] for row in history.player_stats(plays)] == ["Bob", "Čeněk", "Dee", "Zed"]
