@@ -154,3 +154,37 @@ def test_a_whole_three_player_game_by_clicking(live_server, browser):
     assert all(name in page.inner_text("[data-testid=winners]") for name in winners)
     assert not errors, errors
     page.close()
+
+
+@pytest.mark.browser
+def test_setup_and_calculator_in_czech(live_server, browser):
+    """The variant and refund options seat a table; the calculator refuses at the field."""
+    base, _app = live_server
+    page = browser.new_page(viewport=LANDSCAPE)
+    tablet = Tablet(page)
+    page.goto(base + "/")
+    page.click("[data-testid=lang-cs]")
+    page.goto(base + "/tables/new/for_sale")
+    for seat, name in enumerate(NAMES):
+        page.fill(f"[data-testid=player-{seat}]", name)
+    page.check("[data-testid=variant]")
+    page.select_option("[data-testid=refund]", "down")
+    tablet.shot("setup-cs")
+    tablet.submit("[data-testid=create]")
+    assert "Vylosovat začínajícího hráče" in page.inner_text("[data-testid=start-panel]")
+    tablet.submit("[data-testid=start-lot]")
+    assert "Otočte 2 domy" in page.inner_text("[data-testid=houses-panel]")
+    page.goto(base + "/score/for_sale")
+    page.fill("[data-testid='p0.name']", "Filip")
+    page.fill("[data-testid='p0.checks']", "15000 0 7000")
+    page.fill("[data-testid='p1.name']", "Valerie")
+    page.fill("[data-testid='p1.coins']", "30")
+    page.fill("[data-testid='p2.name']", "Jiří")
+    with page.expect_navigation():
+        page.click("[data-testid=score-submit]")
+    assert "dostane každý jen 28 mincí" in page.inner_text("[data-error='p1.coins']")
+    tablet.shot("score-cs")
+    page.fill("[data-testid='p1.coins']", "3")
+    tablet.submit("[data-testid=score-submit]")
+    assert "Filip" in page.inner_text("[data-testid=sheet-winners]")
+    page.close()
