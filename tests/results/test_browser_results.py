@@ -19,6 +19,7 @@ from tests.live import chromium, served
 from tests.results import pdf
 from tests.results.conftest import NAMES, rules_move
 from tests.web import game_script as g
+from tests.web.test_browser_game import SMALL_TARGETS, TARGETS, TOUCH
 
 SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 TABLET_SIZES = {
@@ -97,6 +98,8 @@ def test_finish_open_print_results(live):
             shot(page, f"results-{label}")
             wide = page.evaluate("document.documentElement.scrollWidth")
             assert wide <= size["width"], f"{label}: {wide}px wide, scrolls sideways"
+            small = page.evaluate(SMALL_TARGETS, {"targets": TARGETS, "touch": TOUCH})
+            assert not small, f"{label}: targets under {TOUCH}px: {small}"
         ranking = page.locator("[data-testid=ranking] li .name").all_inner_texts()
         assert ranking == NAMES  # the markup name shows as text, in rank order
         page.click("[data-testid=print]")
@@ -105,6 +108,11 @@ def test_finish_open_print_results(live):
         page.emulate_media(media="print")
         page.set_viewport_size({"width": round(210 * PX_PER_MM), "height": 1123})
         shot(page, "results-print-a4")
+        page.emulate_media(media="screen")
+        page.set_viewport_size(TABLET_SIZES["small"])
+        page.click("[data-testid=games-history]")
+        assert page.locator(f"[data-table='{table_id}']").count() == 1
+        shot(page, "results-history")
         page.close()
 
 
