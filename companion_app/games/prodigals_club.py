@@ -6,11 +6,11 @@ read form fields into moves and arrange the state for `templates/prodigals_club/
 
 import re
 
-from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
-from companion_app.games import prodigals_club_score
+from companion_app.games import prodigals_club_score, prodigals_club_text
+from companion_app.games.prodigals_club_text import notice_text, tile_text
 from companion_app.store import get_store
 from companion_app.web_forms import GENERAL_AREA, whole_number
 from scoring.prodigals_club import board
@@ -33,6 +33,8 @@ PHASES = {
     "round_end": _l("End of round"),
     "game_over": _l("Game over"),
 }
+#: History lines for moves (docs/game-views.md `describe`), kept with the other wording.
+describe = prodigals_club_text.describe
 SCORE_ENDPOINT = "score_prodigals_club"
 ROUTES = [
     ("/score/prodigals_club", SCORE_ENDPOINT, prodigals_club_score.score_form, ["GET", "POST"])
@@ -246,45 +248,6 @@ def areas_shown(state: dict) -> tuple[str, ...]:
     return PHASE_AREAS.get(state["phase"], ())
 
 
-def notice_text(state: dict) -> str | None:
-    """The last move's notice (votes capped, all cash spent ...) in the page's language."""
-    notice = state.get("notice")
-    if not notice:
-        return None
-    name = state["players"][notice["seat"]]["name"]
-    kind = notice["kind"]
-    if kind == "votes_capped":
-        return gettext(
-            "Votes capped at 44: %(name)s would have had %(wanted)s.",
-            name=name,
-            wanted=notice["wanted"],
-        )
-    if kind == "spent_all":
-        return gettext(
-            "%(name)s had only £%(spent)s of £%(asked)s, so spent all their cash.",
-            name=name,
-            spent=notice["spent"],
-            asked=notice["asked"],
-        )
-    if kind == "exchange_excess":
-        return gettext(
-            "The exchange went past its limit: the bank paid %(name)s £%(paid)s.",
-            name=name,
-            paid=notice["paid"],
-        )
-    return gettext(
-        "Society score limited to the chart: %(name)s has %(score)s, not %(wanted)s.",
-        name=name,
-        score=notice["score"],
-        wanted=notice["wanted"],
-    )
-
-
-def tile_text(tile: dict) -> str:
-    """A tile as the forms take it: value/district."""
-    return f"{tile['value']}/{tile['district']}"
-
-
 def handicap_lines(state: dict) -> list[dict]:
     """Round 1's handicap checklist in round 1's turn order: who gets what (RULES.md §5)."""
     if not state["handicaps"] or state["round"] != 1:
@@ -293,66 +256,6 @@ def handicap_lines(state: dict) -> list[dict]:
         {"seat": seat, "name": state["players"][seat]["name"], **state["handicaps"][seat]}
         for seat in state["order"]
     ]
-
-
-def _describe_property(move: dict, name: str) -> str:
-    """A history line for a property entry."""
-    action = move.get("action")
-    if action == "add":
-        tiles = ", ".join(tile_text(t) for t in move.get("tiles") or [] if isinstance(t, dict))
-        return gettext("%(name)s took property tiles: %(tiles)s", name=name, tiles=tiles)
-    if action == "sell":
-        tile = move.get("tile")
-        shown = tile_text(tile) if isinstance(tile, dict) else "?"
-        return gettext("%(name)s sold tile %(tile)s", name=name, tile=shown)
-    if action == "exchange":
-        give, take = move.get("give"), move.get("take")
-        return gettext(
-            "%(name)s exchanged tile %(give)s for %(take)s",
-            name=name,
-            give=tile_text(give) if isinstance(give, dict) else "?",
-            take=tile_text(take) if isinstance(take, dict) else "?",
-        )
-    if action == "spend":
-        return gettext("%(name)s spent £%(amount)s", name=name, amount=move.get("amount"))
-    if action == "receive":
-        return gettext("%(name)s received £%(amount)s", name=name, amount=move.get("amount"))
-    return gettext("%(name)s's cash set to £%(cash)s", name=name, cash=move.get("cash"))
-
-
-def describe(move: dict | None, names: list[str]) -> str:
-    """A history line for a move, in the page's language."""
-    move = move or {}
-    seat = move.get("seat")
-    name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
-    kind = move.get("type")
-    if kind == "order":
-        order = ", ".join(names[s] for s in move.get("order") or [] if 0 <= s < len(names))
-        return gettext("Turn order: %(order)s", order=order)
-    if kind == "property":
-        return _describe_property(move, name)
-    if kind == "votes":
-        delta = move.get("delta")
-        shown = f"{delta:+d}" if isinstance(delta, int) else str(delta)
-        return gettext("%(name)s: votes %(delta)s", name=name, delta=shown)
-    if kind == "society":
-        value = move.get("tokens") if "tokens" in move else move.get("sum")
-        return gettext("%(name)s: society %(value)s", name=name, value=value)
-    if kind == "reserve":
-        return gettext("%(name)s reserved place %(place)s", name=name, place=move.get("place"))
-    if kind == "end_actions":
-        return gettext("Actions over")
-    if kind == "hyde_park":
-        counts = ", ".join(
-            f"{n}: {c}" for n, c in zip(names, move.get("megaphones") or [], strict=False)
-        )
-        return gettext("Hyde Park (megaphones %(counts)s)", counts=counts)
-    if kind == "old_lady":
-        exempt = ", ".join(names[s] for s in move.get("exempt") or [] if 0 <= s < len(names))
-        return gettext("Old Lady done (exempt: %(names)s)", names=exempt or "–")
-    if kind == "end_round":
-        return gettext("Next round started")
-    return str(kind)
 
 
 def order_names(order: list[int], names: list[str]) -> str:

@@ -235,4 +235,7 @@ def test_a_game_that_ends_after_round_two_because_a_score_reached_zero(live_serv
     # Ann 11/31+1 → 32, Bob 11/31, Cid 0/31: Cid's highest (31) is the lowest.
     assert page.inner_text("[data-testid=final-rank-2]") == "1."
     tablet.shot("early-end")
+    page.click("[data-testid=lang-cs]")
+    assert "Konec hry po 2. kole" in page.inner_text("[data-testid=final]")
+    tablet.shot("early-end-cs")
     page.close()
