@@ -13,6 +13,8 @@ from flask_babel import gettext
 
 from companion_app import device_feed
 from companion_app.device_status import VIRTUAL, get_status
+from companion_app.games import VIEWS, view_for
+from companion_app.store import get_store
 
 bp = Blueprint("device_web", __name__)
 
@@ -73,6 +75,17 @@ def led_css(pixel: list, cap: int) -> str:
     return f"rgb({red}, {green}, {blue})"
 
 
+def led_groups(table_id: str) -> list[tuple[str, str]]:
+    """The strip's pixel groups with what they mean in the table's game (LED_LABELS)."""
+    game = get_store().get(table_id).game
+    custom = getattr(view_for(game), "LED_LABELS", {}) if game in VIEWS else {}
+    return [
+        ("police", str(custom.get("police") or gettext("Police officers"))),
+        ("round", str(custom.get("round") or gettext("Round"))),
+        ("seat", gettext("Players")),
+    ]
+
+
 @bp.app_template_global()
 def device_panel(table_id: str) -> dict:
     """Everything the panel partial shows at first paint; the script updates it after."""
@@ -90,6 +103,7 @@ def device_panel(table_id: str) -> dict:
         "badge": badge_state(status),
         "reveal_line": reveal_line(body["reveal"], text),
         "text": text,
+        "groups": led_groups(table_id),
     }
 
 
