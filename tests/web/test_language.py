@@ -40,7 +40,16 @@ def test_the_switch_remembers_the_choice_and_returns(client):
 def test_the_switch_is_on_every_page(client, pages):
     """Every page carries the CS | EN buttons."""
     url = pages.dealt()
-    for path in ("/", "/tables/new", "/tables/new/razzia", "/score", "/score/razzia", url, f"{url}/history", f"{url}/results"):
+    for path in (
+        "/",
+        "/tables/new",
+        "/tables/new/razzia",
+        "/score",
+        "/score/razzia",
+        url,
+        f"{url}/history",
+        f"{url}/results",
+    ):
         page = client.get(path).get_data(as_text=True)
         assert 'data-testid="lang-cs"' in page and 'data-testid="lang-en"' in page, path
 
@@ -75,8 +84,12 @@ def test_sheet_messages_translate_the_card_names_too(app):
 
 def test_check_values_in_refusals_follow_the_locale(app):
     """'9,000' from the rules reads '9 000' (Czech grouping) on a Czech page."""
-    error = IllegalMove("A bid must beat the current {high} check; {check} is not higher.",
-                        high="9,000", check="2,000")
+    error = IllegalMove(
+        "A bid must beat the current {high} check; {check} is not higher.",
+        high="9,000",
+        check="2,000",
+    )
     with app.test_request_context(headers={"Accept-Language": "cs"}):
         assert translate_error(error) == (
-            "Nabídka musí přebít současný šek 9\u00a0000; 2\u00a0000 není vyšší.")
+            "Nabídka musí přebít současný šek 9\u00a0000; 2\u00a0000 není vyšší."
+        )
