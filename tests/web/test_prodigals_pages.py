@@ -6,6 +6,7 @@ import re
 import pytest
 
 from companion_app.store import get_store
+from tests.scoring.prodigals_play import board
 
 NEW = "/tables/new/prodigals_club"
 VERSION_FIELD = re.compile(r'name="version" value="(\d+)"')
@@ -332,3 +333,38 @@ def test_calculator_errors_show_next_to_their_field(client, form, field):
     response = client.post("/score/prodigals_club", data=form)
     assert response.status_code == 400
     assert error_in(response.get_data(as_text=True), re.escape(field))
+
+
+# --- the JSON API (docs/games/prodigals_club.md moves) ---
+
+
+def test_a_table_through_the_json_api(client):
+    created = client.post(
+        "/api/tables",
+        json={
+            "game": "prodigals_club",
+            "players": PLAYERS,
+            "competitions": ["election", "society"],
+            "board": board(),
+        },
+    )
+    assert created.status_code == 201
+    table = created.get_json()
+    url = created.headers["Location"]
+    moved = client.post(
+        f"{url}/moves", json={"version": table["version"], "move": {"type": "order"}}
+    )
+    assert moved.status_code == 200
+    body = moved.get_json()
+    assert sorted(body["state"]["order"]) == [0, 1, 2]
+    refused = client.post(
+        f"{url}/moves",
+        json={"version": body["version"], "move": {"type": "votes", "seat": 0, "delta": "x"}},
+    )
+    assert refused.status_code == 400 and "delta" in refused.get_json()["error"]
+    assert client.get(url).get_json()["version"] == body["version"]
+    bad = client.post(
+        "/api/tables",
+        json={"game": "prodigals_club", "players": PLAYERS, "competitions": ["society"]},
+    )
+    assert bad.status_code == 400 and "competitions" in bad.get_json()["error"]
