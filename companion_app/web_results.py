@@ -26,6 +26,12 @@ QR_KINDS = ("link", "bgstats")
 SHOWN_TIME = "%Y-%m-%d %H:%M"
 
 
+def public_results_url(table_id: str) -> str:
+    """A table's results page as a phone on the LAN reaches it (COMPANION_BASE_URL or this host)."""
+    base = current_app.config.get("BASE_URL") or request.url_root
+    return base.rstrip("/") + url_for("web.results", table_id=table_id)
+
+
 def _view(game: str):
     """The game's view module (title, category labels), or None for a game without one."""
     from companion_app.games import view_for  # the app shell's registry of game views
@@ -73,9 +79,8 @@ class Finished:
         return bool(self.final["finished"])
 
     def results_url(self) -> str:
-        """The results page as a phone on the LAN reaches it (COMPANION_BASE_URL or this host)."""
-        base = current_app.config.get("BASE_URL") or request.url_root
-        return base.rstrip("/") + url_for("web.results", table_id=self.table.id)
+        """The results page as a phone on the LAN reaches it."""
+        return public_results_url(self.table.id)
 
     def bgstats_url(self) -> str:
         """The BG Stats createPlay link for this play."""

@@ -1,10 +1,12 @@
 """The live table: its page, move and undo posts (PRG) and its history."""
 
 from flask import abort, flash, redirect, render_template, request, url_for
+from markupsafe import Markup
 
-from companion_app import web_forms, web_view
+from companion_app import web_forms, web_results
 from companion_app.games import VIEWS, view_for
 from companion_app.i18n import translate_error
+from companion_app.results import qr
 from companion_app.store import StoreError, Table, get_store
 from scoring.errors import RuleError
 from scoring.games import get_game
@@ -42,7 +44,8 @@ def table(table_id: str):
     current = get_store().get(table_id)
     context = _context(current)
     if context["summary"]["finished"]:
-        context["qr"] = web_view.qr_svg(url_for("web.results", table_id=table_id, _external=True))
+        # Generated from our own escaped text, so the SVG is trusted markup.
+        context["qr"] = Markup(qr.svg(web_results.public_results_url(table_id)))
     return render_template("table.html", **context)
 
 
