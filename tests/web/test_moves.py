@@ -2,14 +2,10 @@
 
 import re
 
-from PIL import Image, ImageDraw
-
 from companion_app.store import get_store
+from tests.results.qr_decode import decode_svg
 from tests.web import game_script as g
 from tests.web.test_pages import table_id, text
-
-MODULE = re.compile(r"M(\d+),(\d+)H")
-QR_PIXELS_PER_MODULE = 8
 
 
 def state_of(app, url: str) -> dict:
@@ -202,31 +198,18 @@ def test_round_end_screens_show_the_breakdown_and_totals(pages):
     assert "Raid! The police row is full." in page
 
 
-def decode_qr(svg: str) -> str:
-    """Rasterise the page's inline QR (one square per module) and decode it with zxing-cpp."""
-    import zxingcpp
-
-    modules = [(int(x), int(y)) for x, y in MODULE.findall(svg)]
-    size = (max(max(x, y) for x, y in modules) + 3) * QR_PIXELS_PER_MODULE
-    image = Image.new("L", (size, size), 255)
-    draw = ImageDraw.Draw(image)
-    step = QR_PIXELS_PER_MODULE
-    for x, y in modules:
-        draw.rectangle([x * step, y * step, (x + 1) * step - 1, (y + 1) * step - 1], fill=0)
-    return zxingcpp.read_barcodes(image)[0].text
-
-
 def test_final_screen_ranks_players_and_links_the_results_by_qr(client, pages):
     """After round 3: the ranking, the winner and an inline QR code of the results URL."""
     url = pages.dealt()
     final = play_whole_game(pages, url)[-1]
     ranking = re.findall(r'data-seat="(\d)" data-rank="(\d)" data-total="(-?\d+)"', final)
     assert [(int(s), int(r), int(t)) for s, r, t in ranking] == [
-        (seat, g.FINAL_RANKS[seat], g.FINAL_TOTALS[seat]) for seat in range(4)]
+        (seat, g.FINAL_RANKS[seat], g.FINAL_TOTALS[seat]) for seat in range(4)
+    ]
     assert "Winner: Ann" in final and 'data-testid="next-round"' not in final
     svg = re.search(r'data-testid="qr">\s*(<svg.*?</svg>)', final, re.S).group(1)
     assert "http" not in svg.split("xmlns")[0], "no external image service"
-    assert decode_qr(svg) == f"http://localhost{url}/results"
+    assert decode_svg(svg) == f"http://localhost{url}/results"
     results = text(client.get(f"{url}/results"))
     assert "Winner: Ann" in results and results.count('class="breakdown"') == 3
 
