@@ -25,6 +25,8 @@ CATEGORY_LABELS = {
     "election": _l("Election"),
     "society": _l("Society"),
 }
+#: The box's pixel groups in Klub (docs/games/prodigals_club.md): the step, then the round.
+LED_LABELS = {"police": _l("Step of the round"), "round": _l("Round")}
 PHASES = {
     "order": _l("Turn order"),
     "play": _l("Actions"),

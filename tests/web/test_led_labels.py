@@ -13,3 +13,13 @@ def test_for_sale_panel_shows_progress_and_phase(client):
     assert response.status_code == 303, response.get_data(as_text=True)
     page = client.get(response.headers["Location"]).get_data(as_text=True)
     assert "Progress through the phase" in page and "Police officers" not in page
+
+
+def test_klub_panel_shows_the_step_of_the_round(client):
+    """Klub ztroskotanců (docs/games/prodigals_club.md): the police pixels are the step."""
+    from tests.web.test_prodigals_pages import NEW, setup_form
+
+    response = client.post(NEW, data=setup_form())
+    assert response.status_code == 303, response.get_data(as_text=True)
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert "Step of the round" in page and "Police officers" not in page
