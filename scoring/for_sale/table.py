@@ -1,9 +1,9 @@
 """For Sale table setup: players, variant, refund rounding and the first state (RULES.md §2)."""
 
+from scoring.common import player_names
 from scoring.errors import N_, InvalidSetup
 from scoring.for_sale import cards
 
-MAX_NAME_LENGTH = 40
 SETUP_KEYS = ("players", "variant", "refund")
 
 
@@ -62,22 +62,9 @@ def _validate(setup: object) -> tuple[list[str], bool, str]:
 
 def _player_names(names: object) -> list[str]:
     """Validated player names in seat order (clockwise)."""
-    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
-        raise InvalidSetup(N_("players must be a list of names."))
-    names = [name.strip() for name in names]
-    if not cards.MIN_PLAYERS <= len(names) <= cards.MAX_PLAYERS:
-        raise InvalidSetup(
-            N_("For Sale is played by 3 to 6 players, not {count}."), count=len(names)
-        )
-    for name in names:
-        if not name:
-            raise InvalidSetup(N_("Every player needs a name."))
-        if len(name) > MAX_NAME_LENGTH:
-            raise InvalidSetup(
-                N_("The name {name} is longer than {limit} characters."),
-                name=name[:MAX_NAME_LENGTH] + "...",
-                limit=MAX_NAME_LENGTH,
-            )
-    if len({name.casefold() for name in names}) != len(names):
-        raise InvalidSetup(N_("Two players have the same name; names must differ."))
-    return names
+    return player_names(
+        names,
+        cards.MIN_PLAYERS,
+        cards.MAX_PLAYERS,
+        N_("For Sale is played by 3 to 6 players, not {count}."),
+    )

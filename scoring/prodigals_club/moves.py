@@ -3,6 +3,7 @@
 import copy
 import random
 
+from scoring.common import handler_for
 from scoring.errors import N_, IllegalMove
 from scoring.prodigals_club import rounds, table
 from scoring.prodigals_club.board import ELECTION, MAX_VOTES, PROPERTY, SOCIETY, is_int
@@ -30,16 +31,7 @@ def complete_move(state: dict, move: object, rng: random.Random) -> dict:
 
 def apply(state: dict, move: object) -> dict:
     """The state after `move`; the input state is never modified."""
-    if not isinstance(move, dict):
-        raise IllegalMove(N_("A move must be an object with a type."))
-    kind = move.get("type")
-    handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
-    if handler is None:
-        raise IllegalMove(
-            N_("Unknown move type {type}; expected one of: {known}."),
-            type=repr(kind),
-            known=", ".join(_HANDLERS),
-        )
+    handler = handler_for(move, _HANDLERS)
     new_state = copy.deepcopy(state)
     new_state["notice"] = None
     handler(new_state, move)

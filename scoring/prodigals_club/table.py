@@ -2,6 +2,7 @@
 
 import random
 
+from scoring import common
 from scoring.errors import N_, IllegalMove, InvalidSetup
 from scoring.prodigals_club import board as rules_board
 from scoring.prodigals_club.board import (
@@ -14,8 +15,6 @@ from scoring.prodigals_club.board import (
     SOCIETY,
 )
 from scoring.prodigals_club.standings import handicaps
-
-MAX_NAME_LENGTH = 40
 
 
 def new_table(setup: object) -> dict:
@@ -66,25 +65,12 @@ def _new_player(name: str, values: dict, playing: list[str]) -> dict:
 
 def player_names(names: object) -> list[str]:
     """Validated player names in seat order."""
-    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
-        raise InvalidSetup(N_("players must be a list of names."))
-    names = [name.strip() for name in names]
-    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise InvalidSetup(
-            N_("Klub ztroskotanců is played by 2 to 5 players, not {count}."), count=len(names)
-        )
-    for name in names:
-        if not name:
-            raise InvalidSetup(N_("Every player needs a name."))
-        if len(name) > MAX_NAME_LENGTH:
-            raise InvalidSetup(
-                N_("The name {name} is longer than {limit} characters."),
-                name=name[:MAX_NAME_LENGTH] + "...",
-                limit=MAX_NAME_LENGTH,
-            )
-    if len({name.casefold() for name in names}) != len(names):
-        raise InvalidSetup(N_("Two players have the same name; names must differ."))
-    return names
+    return common.player_names(
+        names,
+        MIN_PLAYERS,
+        MAX_PLAYERS,
+        N_("Klub ztroskotanců is played by 2 to 5 players, not {count}."),
+    )
 
 
 def draw_order(player_count: int, rng: random.Random) -> list[int]:

@@ -4,6 +4,7 @@ import copy
 import random
 from collections import Counter
 
+from scoring.common import handler_for
 from scoring.errors import N_, IllegalMove
 from scoring.razzia import auction, cards, rounds, table
 from scoring.razzia.text import card_name
@@ -18,16 +19,7 @@ def complete_move(state: dict, move: object, rng: random.Random) -> dict:
 
 def apply(state: dict, move: object) -> dict:
     """The state after `move`; the input state is never modified."""
-    if not isinstance(move, dict):
-        raise IllegalMove(N_("A move must be an object with a type."))
-    kind = move.get("type")
-    handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
-    if handler is None:
-        raise IllegalMove(
-            N_("Unknown move type {type}; expected one of: {known}."),
-            type=repr(move.get("type")),
-            known=", ".join(_HANDLERS),
-        )
+    handler = handler_for(move, _HANDLERS)
     new_state = copy_state(state)
     handler(new_state, move)
     return new_state

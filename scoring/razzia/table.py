@@ -2,10 +2,9 @@
 
 import random
 
+from scoring.common import player_names
 from scoring.errors import N_, IllegalMove, InvalidSetup
 from scoring.razzia import cards
-
-MAX_NAME_LENGTH = 40
 
 
 def new_table(setup: object) -> dict:
@@ -37,26 +36,12 @@ def _player_names(setup: object) -> list[str]:
     """Validated player names in seat order (clockwise)."""
     if not isinstance(setup, dict):
         raise InvalidSetup(N_("The table setup must be an object with a list of players."))
-    names = setup.get("players")
-    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
-        raise InvalidSetup(N_("players must be a list of names."))
-    names = [name.strip() for name in names]
-    if not cards.MIN_PLAYERS <= len(names) <= cards.MAX_PLAYERS:
-        raise InvalidSetup(
-            N_("Razzia! is played by 2 to 5 players, not {count}."), count=len(names)
-        )
-    for name in names:
-        if not name:
-            raise InvalidSetup(N_("Every player needs a name."))
-        if len(name) > MAX_NAME_LENGTH:
-            raise InvalidSetup(
-                N_("The name {name} is longer than {limit} characters."),
-                name=name[:MAX_NAME_LENGTH] + "...",
-                limit=MAX_NAME_LENGTH,
-            )
-    if len({name.casefold() for name in names}) != len(names):
-        raise InvalidSetup(N_("Two players have the same name; names must differ."))
-    return names
+    return player_names(
+        setup.get("players"),
+        cards.MIN_PLAYERS,
+        cards.MAX_PLAYERS,
+        N_("Razzia! is played by 2 to 5 players, not {count}."),
+    )
 
 
 def set_labels(player_count: int) -> list[str]:

@@ -1,0 +1,44 @@
+"""What every game's rules share: validating the seated players, finding a move's handler."""
+
+from collections.abc import Callable
+
+from scoring.errors import N_, IllegalMove, InvalidSetup
+
+#: Longest player name; longer ones would break the table layouts and printouts.
+MAX_NAME_LENGTH = 40
+
+
+def player_names(names: object, low: int, high: int, wrong_count: str) -> list[str]:
+    """Validated, stripped names in seat order; `wrong_count` is the game's {count} message."""
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        raise InvalidSetup(N_("players must be a list of names."))
+    names = [name.strip() for name in names]
+    if not low <= len(names) <= high:
+        raise InvalidSetup(wrong_count, count=len(names))
+    for name in names:
+        if not name:
+            raise InvalidSetup(N_("Every player needs a name."))
+        if len(name) > MAX_NAME_LENGTH:
+            raise InvalidSetup(
+                N_("The name {name} is longer than {limit} characters."),
+                name=name[:MAX_NAME_LENGTH] + "...",
+                limit=MAX_NAME_LENGTH,
+            )
+    if len({name.casefold() for name in names}) != len(names):
+        raise InvalidSetup(N_("Two players have the same name; names must differ."))
+    return names
+
+
+def handler_for(move: object, handlers: dict[str, Callable]) -> Callable:
+    """The handler of the move's type, or IllegalMove naming the known types."""
+    if not isinstance(move, dict):
+        raise IllegalMove(N_("A move must be an object with a type."))
+    kind = move.get("type")
+    handler = handlers.get(kind) if isinstance(kind, str) else None
+    if handler is None:
+        raise IllegalMove(
+            N_("Unknown move type {type}; expected one of: {known}."),
+            type=repr(kind)[:40],
+            known=", ".join(handlers),
+        )
+    return handler
