@@ -1,8 +1,8 @@
-"""What every game's rules share: validating the seated players, finding a move's handler."""
+"""What every game's rules share: the seated players, a move's handler, a sheet's names."""
 
 from collections.abc import Callable
 
-from scoring.errors import N_, IllegalMove, InvalidSetup
+from scoring.errors import N_, IllegalMove, InvalidSetup, InvalidSheet
 
 #: Longest player name; longer ones would break the table layouts and printouts.
 MAX_NAME_LENGTH = 40
@@ -42,3 +42,25 @@ def handler_for(move: object, handlers: dict[str, Callable]) -> Callable:
             known=", ".join(handlers),
         )
     return handler
+
+
+def sheet_names(players: list[dict]) -> list[str]:
+    """A score sheet's player names: non-empty texts, each used once (InvalidSheet if not)."""
+    seen: dict[str, int] = {}
+    for index, player in enumerate(players):
+        name = player.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise InvalidSheet(
+                N_("players[{index}].name: must be a non-empty text, not {name}."),
+                index=index,
+                name=repr(name)[:40],
+            )
+        if name in seen:
+            raise InvalidSheet(
+                N_("players[{index}].name: {name} is already the name of players[{other}]."),
+                index=index,
+                name=repr(name),
+                other=seen[name],
+            )
+        seen[name] = index
+    return list(seen)

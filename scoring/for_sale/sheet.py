@@ -2,6 +2,7 @@
 
 from collections import Counter
 
+from scoring.common import sheet_names
 from scoring.errors import N_, InvalidSheet
 from scoring.for_sale import cards
 from scoring.for_sale.selling import ranks
@@ -45,28 +46,6 @@ def _players(sheet: object) -> list[dict]:
                     key=repr(key),
                 )
     return players
-
-
-def _names(players: list[dict]) -> list[str]:
-    """The player names: non-empty texts, each used once."""
-    seen: dict[str, int] = {}
-    for index, player in enumerate(players):
-        name = player.get("name")
-        if not isinstance(name, str) or not name.strip():
-            raise InvalidSheet(
-                N_("players[{index}].name: must be a non-empty text, not {name}."),
-                index=index,
-                name=repr(name)[:40],
-            )
-        if name in seen:
-            raise InvalidSheet(
-                N_("players[{index}].name: {name} is already the name of players[{other}]."),
-                index=index,
-                name=repr(name),
-                other=seen[name],
-            )
-        seen[name] = index
-    return list(seen)
 
 
 def _coins(player: dict, index: int, dealt: int) -> int:
@@ -126,7 +105,7 @@ def _checks(players: list[dict]) -> list[list[int]]:
 def score_sheet(sheet: dict) -> dict:
     """Score a For Sale sheet: money = checks + coins x 1000, rank (more coins break ties)."""
     players = _players(sheet)
-    names = _names(players)
+    names = sheet_names(players)
     dealt = cards.COINS[len(players)]
     coins = [_coins(player, index, dealt) for index, player in enumerate(players)]
     held = _checks(players)

@@ -2,6 +2,7 @@
 
 from collections.abc import Mapping
 
+from scoring.common import sheet_names
 from scoring.errors import N_, InvalidSheet
 from scoring.razzia import score
 from scoring.razzia.cards import (
@@ -104,28 +105,6 @@ def _players(sheet: Mapping) -> list:
             )
         _check_keys(player, PLAYER_KEYS, f"players[{index}]", "a player")
     return players
-
-
-def _names(players: list) -> list[str]:
-    """The player names: non-empty strings, each used once."""
-    seen: dict[str, int] = {}
-    for index, player in enumerate(players):
-        name = player.get("name")
-        if not isinstance(name, str) or not name.strip():
-            raise InvalidSheet(
-                N_("players[{index}].name: must be a non-empty text, not {name}."),
-                index=index,
-                name=repr(name),
-            )
-        if name in seen:
-            raise InvalidSheet(
-                N_("players[{index}].name: {name} is already the name of players[{other}]."),
-                index=index,
-                name=repr(name),
-                other=seen[name],
-            )
-        seen[name] = index
-    return list(seen)
 
 
 def _count(value: object, field: str) -> int:
@@ -279,7 +258,7 @@ def _validate(sheet: object) -> tuple[int, list[str], list[dict[str, int]], list
     _check_keys(sheet, TOP_LEVEL_KEYS, "sheet", "a Razzia! sheet")
     round_no = _round(sheet)
     players = _players(sheet)
-    names = _names(players)
+    names = sheet_names(players)
     families = [_family(player, index) for index, player in enumerate(players)]
     _check_table_counts(families)
     held = _check_values(players, round_no)
