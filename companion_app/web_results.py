@@ -59,6 +59,22 @@ def _local(moment: datetime) -> datetime:
     return moment.astimezone()
 
 
+#: Verification codes kept per app; beyond this many the memo starts over (it only saves work).
+CODE_MEMO_SIZE = 4096
+
+
+def verification_code_of(table) -> str:
+    """The table's verification code, memoised by (id, version): a version's log never changes."""
+    memo = current_app.extensions.setdefault("verification_codes", {})
+    key = (table.id, table.version)
+    if key not in memo:
+        if len(memo) >= CODE_MEMO_SIZE:
+            memo.clear()
+        moves = verify.active_moves(get_store().history(table.id))
+        memo[key] = verify.verification_code(table.game, table.setup, moves)
+    return memo[key]
+
+
 class Finished:
     """A finished table with everything its results pages show."""
 
@@ -208,8 +224,7 @@ def finished_plays() -> list[dict]:
         final = get_game(table.game).results(table.state)
         if not final["finished"]:
             continue
-        moves = verify.active_moves(store.history(table.id))
-        code = verify.verification_code(table.game, table.setup, moves)
+        code = verification_code_of(table)
         plays.append(history.make_play(table, final, title_of(table.game), code))
     return plays
 
