@@ -6,7 +6,7 @@ from flask import render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
-from companion_app import labels
+from companion_app import labels, sheet_paths
 from companion_app.games import VIEWS, view_for
 from companion_app.i18n import translate_error
 from scoring.errors import InvalidSheet
@@ -19,12 +19,8 @@ PLAYER_COLUMNS = cards.MAX_PLAYERS
 ROUNDS = range(1, cards.ROUNDS + 1)
 #: Every check that exists in the box; the calculator refuses the ones not in play.
 CHECK_VALUES = tuple(sorted(cards.checks_in_play(cards.MAX_PLAYERS)))
-#: "players[2].jewelry.ring[0]: ..." -> column 2, field "jewelry.ring".
-PLAYER_FIELD = re.compile(r"^players\[(\d+)\]((?:\.\w+)*)")
-TOP_FIELD = re.compile(r"^(\w+):")
-#: The whole leading path of a message, "players[0].checks[2]: " included.
+#: A form input name "p2.jewelry.ring" -> column 2, path "jewelry.ring".
 COLUMN_FIELD = re.compile(r"^p(\d+)\.(.+)$")
-PATH_PREFIX = re.compile(r"^(?:players\[\d+\](?:\.\w+)*(?:\[\d+\])?|\w+): ")
 
 
 def field_name(column: int, path: str) -> str:
@@ -74,12 +70,6 @@ def build_sheet(form: MultiDict) -> tuple[dict, list[int]]:
     return {"game": "razzia", "round": round_no, "players": players}, columns
 
 
-def _without_path(message: str) -> str:
-    """The message without its leading "players[1].cars: " path, once it sits at its field."""
-    rest = PATH_PREFIX.sub("", message, count=1)
-    return rest[:1].upper() + rest[1:]
-
-
 def _field_label(form: MultiDict, field: str) -> str | None:
     """Who and what a player field is, for the summary ("Elke · gold coins")."""
     found = COLUMN_FIELD.match(field)
@@ -98,19 +88,18 @@ def _refusal(form: MultiDict, refused: InvalidSheet, columns: list[int]) -> dict
     """Where the refusal goes on the form and how it reads there and in the summary."""
     field = error_field(str(refused), columns)
     message = translate_error(refused)
-    short = _without_path(message)
+    short = sheet_paths.without_path(message)
     where = _field_label(form, field)
     return {"field": field, "short": short, "message": f"{where}: {short}" if where else message}
 
 
 def error_field(message: str, columns: list[int]) -> str:
     """The form input an InvalidSheet message names, or the top-level key it names."""
-    found = PLAYER_FIELD.match(message)
-    if found and int(found.group(1)) < len(columns):
-        path = found.group(2).lstrip(".") or "name"
-        return field_name(columns[int(found.group(1))], path)
-    found = TOP_FIELD.match(message)
-    return found.group(1) if found else "sheet"
+    found = sheet_paths.player_field(message, columns)
+    if found:
+        column, path = found
+        return field_name(column, path or "name")
+    return sheet_paths.top_key(message) or "sheet"
 
 
 def score_form():

@@ -11,6 +11,7 @@ from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
+from companion_app import sheet_paths
 from companion_app.i18n import money, translate_error
 from companion_app.web_forms import GENERAL_AREA, whole_number
 from scoring.errors import InvalidSheet
@@ -212,9 +213,6 @@ def describe(move: dict | None, names: list[str]) -> str:
 
 # -- the score-sheet calculator (SCORESHEETS.md "For Sale") ---------------------------------
 
-#: "players[2].coins: ..." -> column 2, field "coins"; the path is cut off at its field.
-PLAYER_FIELD = re.compile(r"^players\[(\d+)\]\.(\w+)")
-PATH_PREFIX = re.compile(r"^(?:players\[\d+\](?:\.\w+)*(?:\[\d+\])?|\w+): ")
 CHECK_SEPARATORS = re.compile(r"[\s,;]+")
 
 
@@ -243,12 +241,10 @@ def build_sheet(form: MultiDict) -> tuple[dict, list[int]]:
 def _refusal(refused: InvalidSheet, columns: list[int]) -> dict:
     """Which form field the refusal belongs to and its sentence without the JSON path."""
     message = translate_error(refused)
-    found = PLAYER_FIELD.match(str(refused))
-    field = "sheet"
-    if found and int(found.group(1)) < len(columns):
-        field = f"p{columns[int(found.group(1))]}.{found.group(2)}"
-    short = PATH_PREFIX.sub("", message, count=1)
-    return {"field": field, "short": short[:1].upper() + short[1:], "message": message}
+    found = sheet_paths.player_field(str(refused), columns)
+    # "players[2].checks[1]: ..." belongs to column 2's checks; anything else to the sheet.
+    field = f"p{found[0]}.{found[1].split('.')[0]}" if found and found[1] else "sheet"
+    return {"field": field, "short": sheet_paths.without_path(message), "message": message}
 
 
 def score_form():

@@ -5,6 +5,7 @@ import re
 from flask import render_template, request
 from werkzeug.datastructures import MultiDict
 
+from companion_app import sheet_paths
 from companion_app.i18n import translate_error
 from companion_app.web_forms import whole_number
 from scoring.errors import InvalidSheet
@@ -12,11 +13,6 @@ from scoring.prodigals_club.board import COMPETITIONS, GAME, HYDE_PARK_PLACES, M
 from scoring.sheets import score_sheet
 
 KINDS = ("final", "hyde_park", "handicaps")
-#: "players[2].property.cash: ..." -> column 2, path "property.cash".
-PLAYER_FIELD = re.compile(r"^players\[(\d+)\]((?:\.\w+)*)")
-#: "megaphones.Ann: ..." / "order[1]: ..." / "losses[0]: ..." -> the top-level key.
-TOP_FIELD = re.compile(r"^(\w+)")
-PATH_PREFIX = re.compile(r"^[^:]*: ")
 
 
 def _text(form: MultiDict, name: str) -> str:
@@ -75,13 +71,13 @@ def build_sheet(form: MultiDict) -> tuple[dict, list[int]]:
 
 def error_field(message: str, kind: str, columns: list[int]) -> str:
     """The form input a calculator message names (e.g. "f1.cash"), else its top-level key."""
-    found = PLAYER_FIELD.match(message)
-    if kind == "final" and found and int(found.group(1)) < len(columns):
-        path = found.group(2).lstrip(".") or "name"
+    found = sheet_paths.player_field(message, columns)
+    if kind == "final" and found:
+        column, path = found[0], found[1] or "name"
+        # "property.cash" is its own input; "election" and "society" are one input each.
         leaf = path.split(".")[-1] if path.startswith("property.") else path.split(".")[0]
-        return f"f{columns[int(found.group(1))]}.{leaf}"
-    top = TOP_FIELD.match(message)
-    return f"{kind}.{top.group(1)}" if top else f"{kind}.sheet"
+        return f"f{column}.{leaf}"
+    return f"{kind}.{sheet_paths.top_key(message) or 'sheet'}"
 
 
 def score_form():
@@ -98,7 +94,7 @@ def score_form():
             error = {
                 "field": error_field(str(refused), kind, columns),
                 "message": message,
-                "short": PATH_PREFIX.sub("", message, count=1),
+                "short": sheet_paths.without_path(message),
             }
     page = render_template(
         "prodigals_club/score.html",
