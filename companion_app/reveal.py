@@ -172,9 +172,12 @@ def require_locked_in(conn: sqlite3.Connection, table_id: str, game_rules, state
     if not seats:
         return
     found = _from_row(_latest(conn, table_id))
-    if found is not None and found.seats == seats and found.revealed:
+    # A current reveal that arms every choosing seat counts (e.g. one the panel armed for all
+    # seats); one that leaves a choosing seat out, or a disarmed one, counts as nobody locked in.
+    covers = found is not None and all(seat in found.seats for seat in seats)
+    locked = found.locked if covers else []
+    if all(seat in locked for seat in seats):
         return
-    locked = found.locked if found is not None and found.seats == seats else []
     names = [state["players"][seat]["name"] for seat in seats if seat not in locked]
     raise IllegalMove(
         N_("Not everyone has locked in yet: waiting for {names}."), names=", ".join(names)

@@ -11,10 +11,11 @@ Its script (`static/device/device.js`) keeps it live through the device API.
 from flask import Blueprint, current_app, render_template
 from flask_babel import gettext
 
-from companion_app import device_feed
+from companion_app import device_feed, reveal
 from companion_app.device_status import VIRTUAL, get_status
 from companion_app.games import VIEWS, view_for
 from companion_app.store import get_store
+from scoring.games import get_game
 
 bp = Blueprint("device_web", __name__)
 
@@ -75,6 +76,13 @@ def led_css(pixel: list, cap: int) -> str:
     return f"rgb({red}, {green}, {blue})"
 
 
+def arm_seats(table_id: str, seat_count: int) -> tuple[list[int], bool]:
+    """The seats the panel's Arm button arms: the game's pending choice, else every seat."""
+    table = get_store().get(table_id)
+    pending = reveal.pending_seats(get_game(table.game), table.state)
+    return (pending, True) if pending else (list(range(seat_count)), False)
+
+
 def led_groups(table_id: str) -> list[tuple[str, str]]:
     """The strip's pixel groups with what they mean in the table's game (LED_LABELS)."""
     game = get_store().get(table_id).game
@@ -93,12 +101,16 @@ def device_panel(table_id: str) -> dict:
     frame = device_feed.frame_body(table_id)
     text = panel_text()
     status = get_status(current_app).snapshot()
+    seats = list(enumerate(body["players"]))[: body["display"]["seats"]]
+    armed, choosing = arm_seats(table_id, len(seats))
     return {
         "table_id": table_id,
         "body": body,
         "frame": frame,
         "leds": [led_css(pixel, frame["cap"]) for pixel in frame["pixels"]],
-        "seats": list(enumerate(body["players"]))[: body["display"]["seats"]],
+        "seats": seats,
+        "arm_seats": armed,
+        "arm_choosing": choosing,
         "followed": device_feed.followed_table()["table"] == table_id,
         "badge": badge_state(status),
         "reveal_line": reveal_line(body["reveal"], text),

@@ -63,7 +63,7 @@ def test_houses_are_refused_until_everyone_has_locked_in(device, selling):
 
 
 def test_a_reveal_for_other_seats_does_not_open_the_gate(device, selling):
-    """Only a complete reveal of exactly the choosing seats counts."""
+    """A reveal that leaves a choosing seat out cannot open the gate: nobody counts as locked."""
     table = device.move(selling, {"type": "checks", "checks": CHECKS})
     device.arm(table["id"], [0, 1])
     device.press(table["id"], 2, 0)
@@ -127,3 +127,37 @@ def test_games_without_the_hook_are_not_gated(device):
     table = device.table()
     device.arm(table["id"], [0, 1])
     device.move(table, {"type": "deal", "sets": ["A", "B", "C", "D"]})
+
+
+def test_a_disarmed_reveal_is_recovered_with_the_panels_arm_button(device, client, selling):
+    """Someone taps Disarm mid-round: the sale waits; the panel's Arm button arms exactly the
+    seats choosing (not a guess at every seat), and once they lock in the sale goes through."""
+    table = device.move(selling, {"type": "checks", "checks": CHECKS})
+    device.disarm(table["id"])
+    status, body = post(device, table, lowest(table))
+    assert status == 400 and "waiting for Filip, Valerie, Jiří" in body["error"]
+    page = client.get(f"/tables/{table['id']}").get_data(as_text=True)
+    assert 'data-arm-seats="0,1,2"' in page
+    assert "Arm the reveal for the players choosing" in page
+    status, view = device.arm(table["id"], [0, 1, 2])
+    for seat in (0, 1, 2):
+        device.press(table["id"], view["reveal"]["id"], seat)
+    assert post(device, table, lowest(table))[0] == 200
+
+
+def test_a_reveal_armed_for_more_seats_counts_once_the_choosing_seats_locked_in(
+    device, selling
+):
+    """The gate waits for the seats choosing; extra armed seats do not hold the sale up."""
+    table = device.move(selling, {"type": "checks", "checks": CHECKS})
+    status, view = device.arm(table["id"], [0, 1, 2, 3, 4, 5][: len(NAMES)])
+    for seat in (0, 1, 2):
+        device.press(table["id"], view["reveal"]["id"], seat)
+    assert post(device, table, lowest(table))[0] == 200
+
+
+def test_without_a_pending_choice_the_arm_button_arms_every_seat(client, device):
+    """Razzia! has no simultaneous choice: the panel arms all seats at the table."""
+    status, table = device.call("POST", "/api/tables", {"game": "razzia", "players": NAMES})
+    page = client.get(f"/tables/{table['id']}").get_data(as_text=True)
+    assert 'data-arm-seats="0,1,2"' in page and "Arm reveal for all seats" in page

@@ -148,8 +148,8 @@
       if (button.classList.contains("seat-button")) {
         act("POST", data.pressUrl, { id: revealId, seat: Number(button.dataset.seat) });
       } else if (button.dataset.action === "arm") {
-        var seats = [];
-        for (var seat = 0; seat < Number(data.seatCount); seat += 1) seats.push(seat);
+        // The page names the seats: a game's pending choice, else every seat at the table.
+        var seats = data.armSeats ? data.armSeats.split(",").map(Number) : [];
         act("POST", data.revealUrl, { seats: seats });
       } else if (button.dataset.action === "disarm") {
         act("DELETE", data.revealUrl);
