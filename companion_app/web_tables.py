@@ -83,4 +83,3 @@ def history(table_id: str):
     return render_template(
         "history.html", table=current, lines=lines, undoable=active[-1] if active else None
     )
-

@@ -145,9 +145,7 @@ def test_a_disarmed_reveal_is_recovered_with_the_panels_arm_button(device, clien
     assert post(device, table, lowest(table))[0] == 200
 
 
-def test_a_reveal_armed_for_more_seats_counts_once_the_choosing_seats_locked_in(
-    device, selling
-):
+def test_a_reveal_armed_for_more_seats_counts_once_the_choosing_seats_locked_in(device, selling):
     """The gate waits for the seats choosing; extra armed seats do not hold the sale up."""
     table = device.move(selling, {"type": "checks", "checks": CHECKS})
     status, view = device.arm(table["id"], [0, 1, 2, 3, 4, 5][: len(NAMES)])

@@ -20,14 +20,23 @@ ROUND_1 = [
     (ANN, "draw", "ring"),
     (BOB, "draw", "car"),
     (CID, "draw", "police"),  # 1/7: Dee 5,000, Ann passes, Bob 7,000, Cid passes
-    (DEE, "bid", 5000), (ANN, "pass", None), (BOB, "bid", 7000), (CID, "pass", None),
+    (DEE, "bid", 5000),
+    (ANN, "pass", None),
+    (BOB, "bid", 7000),
+    (CID, "pass", None),
     (DEE, "draw", "thief"),
     (ANN, "forced", None),  # everyone passes, so Ann must bid: 2,000
-    (BOB, "pass", None), (CID, "pass", None), (DEE, "pass", None), (ANN, "bid", 2000),
+    (BOB, "pass", None),
+    (CID, "pass", None),
+    (DEE, "pass", None),
+    (ANN, "bid", 2000),
     (BOB, "draw", "driver"),
     (CID, "draw", "gold"),
     (DEE, "draw", "police"),  # 2/7: Cid wins with 4,000
-    (ANN, "pass", None), (BOB, "pass", None), (CID, "bid", 4000), (DEE, "pass", None),
+    (ANN, "pass", None),
+    (BOB, "pass", None),
+    (CID, "bid", 4000),
+    (DEE, "pass", None),
     (ANN, "draw", "car"),
     (BOB, "draw", "police"),  # 3/7: all pass, the car stays in the row
     *all_pass(CID),
@@ -35,21 +44,58 @@ ROUND_1 = [
     (DEE, "draw", "bodyguard"),
     (ANN, "thief", ["watch"]),
     (BOB, "draw", "police"),  # 4/7: Dee wins car and bodyguard with 9,000
-    (CID, "pass", None), (DEE, "bid", 9000), (ANN, "pass", None), (BOB, "pass", None),
-    (CID, "draw", "police"), *all_pass(DEE),  # 5/7
-    (DEE, "draw", "police"), *all_pass(ANN),  # 6/7
+    (CID, "pass", None),
+    (DEE, "bid", 9000),
+    (ANN, "pass", None),
+    (BOB, "pass", None),
+    (CID, "draw", "police"),
+    *all_pass(DEE),  # 5/7
+    (DEE, "draw", "police"),
+    *all_pass(ANN),  # 6/7
     (ANN, "draw", "police"),  # 7/7: raid, the round ends
 ]
 # Families: Ann watch · Bob ring, car · Cid driver, gold · Dee car, bodyguard.
 ROUND_1_SCORES = [
-    {"cars_drivers": 0, "jewelry": 0, "gold": 0, "thieves": 0, "bodyguards": -2,
-     "businesses": 0, "checks": 0, "total": -2},
-    {"cars_drivers": 0, "jewelry": 0, "gold": 0, "thieves": 0, "bodyguards": -2,
-     "businesses": 0, "checks": 0, "total": -2},
-    {"cars_drivers": 1, "jewelry": -5, "gold": 3, "thieves": 0, "bodyguards": -2,
-     "businesses": 0, "checks": 0, "total": -3},
-    {"cars_drivers": 0, "jewelry": -5, "gold": 0, "thieves": 0, "bodyguards": 5,
-     "businesses": 0, "checks": 0, "total": 0},
+    {
+        "cars_drivers": 0,
+        "jewelry": 0,
+        "gold": 0,
+        "thieves": 0,
+        "bodyguards": -2,
+        "businesses": 0,
+        "checks": 0,
+        "total": -2,
+    },
+    {
+        "cars_drivers": 0,
+        "jewelry": 0,
+        "gold": 0,
+        "thieves": 0,
+        "bodyguards": -2,
+        "businesses": 0,
+        "checks": 0,
+        "total": -2,
+    },
+    {
+        "cars_drivers": 1,
+        "jewelry": -5,
+        "gold": 3,
+        "thieves": 0,
+        "bodyguards": -2,
+        "businesses": 0,
+        "checks": 0,
+        "total": -3,
+    },
+    {
+        "cars_drivers": 0,
+        "jewelry": -5,
+        "gold": 0,
+        "thieves": 0,
+        "bodyguards": 5,
+        "businesses": 0,
+        "checks": 0,
+        "total": 0,
+    },
 ]
 ROUND_1_TOTALS = [-2, -2, -3, 0]
 
@@ -62,29 +108,72 @@ ROUND_2 = [
     (ANN, "draw", "casino"),
     (BOB, "draw", "driver"),
     (CID, "draw", "ring"),  # the seventh loot card: Ann takes all seven with 13,000
-    (DEE, "pass", None), (ANN, "bid", 13000), (BOB, "pass", None), (CID, "pass", None),
-    (DEE, "draw", "police"), *all_pass(ANN),  # 1/7
+    (DEE, "pass", None),
+    (ANN, "bid", 13000),
+    (BOB, "pass", None),
+    (CID, "pass", None),
+    (DEE, "draw", "police"),
+    *all_pass(ANN),  # 1/7
     (ANN, "draw", "bodyguard"),
     (BOB, "draw", "bodyguard"),
     (CID, "draw", "police"),  # 2/7: Dee 4,000, Bob 12,000 takes both bodyguards
-    (DEE, "bid", 4000), (ANN, "pass", None), (BOB, "bid", 12000), (CID, "pass", None),
-    (DEE, "draw", "police"), *all_pass(ANN),  # 3/7
-    (ANN, "draw", "police"), *all_pass(BOB),  # 4/7
-    (BOB, "draw", "police"), *all_pass(CID),  # 5/7
-    (CID, "draw", "police"), *all_pass(DEE),  # 6/7
+    (DEE, "bid", 4000),
+    (ANN, "pass", None),
+    (BOB, "bid", 12000),
+    (CID, "pass", None),
+    (DEE, "draw", "police"),
+    *all_pass(ANN),  # 3/7
+    (ANN, "draw", "police"),
+    *all_pass(BOB),  # 4/7
+    (BOB, "draw", "police"),
+    *all_pass(CID),  # 5/7
+    (CID, "draw", "police"),
+    *all_pass(DEE),  # 6/7
     (DEE, "draw", "police"),  # 7/7
 ]
 # Families: Ann diamond, necklace, brooch, ring, 2 casinos, driver · Bob car, 2 bodyguards ·
 # Cid nothing · Dee car, bodyguard (cars and bodyguards stayed from round 1).
 ROUND_2_SCORES = [
-    {"cars_drivers": 1, "jewelry": 10, "gold": 0, "thieves": 0, "bodyguards": -2,
-     "businesses": 0, "checks": 0, "total": 9},
-    {"cars_drivers": 0, "jewelry": -5, "gold": 0, "thieves": 0, "bodyguards": 5,
-     "businesses": 0, "checks": 0, "total": 0},
-    {"cars_drivers": 0, "jewelry": -5, "gold": 0, "thieves": 0, "bodyguards": -2,
-     "businesses": 0, "checks": 0, "total": -7},
-    {"cars_drivers": 0, "jewelry": -5, "gold": 0, "thieves": 0, "bodyguards": 0,
-     "businesses": 0, "checks": 0, "total": -5},
+    {
+        "cars_drivers": 1,
+        "jewelry": 10,
+        "gold": 0,
+        "thieves": 0,
+        "bodyguards": -2,
+        "businesses": 0,
+        "checks": 0,
+        "total": 9,
+    },
+    {
+        "cars_drivers": 0,
+        "jewelry": -5,
+        "gold": 0,
+        "thieves": 0,
+        "bodyguards": 5,
+        "businesses": 0,
+        "checks": 0,
+        "total": 0,
+    },
+    {
+        "cars_drivers": 0,
+        "jewelry": -5,
+        "gold": 0,
+        "thieves": 0,
+        "bodyguards": -2,
+        "businesses": 0,
+        "checks": 0,
+        "total": -7,
+    },
+    {
+        "cars_drivers": 0,
+        "jewelry": -5,
+        "gold": 0,
+        "thieves": 0,
+        "bodyguards": 0,
+        "businesses": 0,
+        "checks": 0,
+        "total": -5,
+    },
 ]
 ROUND_2_TOTALS = [7, -2, -10, -5]
 
@@ -93,29 +182,72 @@ ROUND_3 = [
     (BOB, "draw", "casino"),
     (CID, "draw", "thief"),
     (DEE, "draw", "police"),  # 1/7: Ann 9,000, Cid 11,000 wins casino and thief
-    (ANN, "bid", 9000), (BOB, "pass", None), (CID, "bid", 11000), (DEE, "pass", None),
+    (ANN, "bid", 9000),
+    (BOB, "pass", None),
+    (CID, "bid", 11000),
+    (DEE, "pass", None),
     (ANN, "draw", "real_estate"),
     (BOB, "draw", "driver"),
     (CID, "forced", None),  # Dee 10,000, Bob 13,000; Cid may pass since someone bid
-    (DEE, "bid", 10000), (ANN, "pass", None), (BOB, "bid", 13000), (CID, "pass", None),
-    (DEE, "draw", "police"), *all_pass(ANN),  # 2/7
-    (ANN, "draw", "police"), *all_pass(BOB),  # 3/7
-    (BOB, "draw", "police"), *all_pass(CID),  # 4/7
-    (CID, "draw", "police"), *all_pass(DEE),  # 5/7
-    (DEE, "draw", "police"), *all_pass(ANN),  # 6/7
+    (DEE, "bid", 10000),
+    (ANN, "pass", None),
+    (BOB, "bid", 13000),
+    (CID, "pass", None),
+    (DEE, "draw", "police"),
+    *all_pass(ANN),  # 2/7
+    (ANN, "draw", "police"),
+    *all_pass(BOB),  # 3/7
+    (BOB, "draw", "police"),
+    *all_pass(CID),  # 4/7
+    (CID, "draw", "police"),
+    *all_pass(DEE),  # 5/7
+    (DEE, "draw", "police"),
+    *all_pass(ANN),  # 6/7
     (ANN, "draw", "police"),  # 7/7: the game ends
 ]
 # Families: Ann 2 casinos · Bob car, driver, 2 bodyguards, real estate · Cid casino, thief ·
 # Dee car, bodyguard. Check sums: Ann 22,000, Bob 15,000, Cid 22,000, Dee 19,000.
 ROUND_3_SCORES = [
-    {"cars_drivers": 0, "jewelry": -5, "gold": 0, "thieves": 0, "bodyguards": -2,
-     "businesses": 1, "checks": 5, "total": -1},
-    {"cars_drivers": 2, "jewelry": -5, "gold": 0, "thieves": 0, "bodyguards": 5,
-     "businesses": 1, "checks": -5, "total": -2},
-    {"cars_drivers": 0, "jewelry": -5, "gold": 0, "thieves": 2, "bodyguards": -2,
-     "businesses": 1, "checks": 5, "total": 1},
-    {"cars_drivers": 0, "jewelry": -5, "gold": 0, "thieves": 0, "bodyguards": 0,
-     "businesses": 0, "checks": 0, "total": -5},
+    {
+        "cars_drivers": 0,
+        "jewelry": -5,
+        "gold": 0,
+        "thieves": 0,
+        "bodyguards": -2,
+        "businesses": 1,
+        "checks": 5,
+        "total": -1,
+    },
+    {
+        "cars_drivers": 2,
+        "jewelry": -5,
+        "gold": 0,
+        "thieves": 0,
+        "bodyguards": 5,
+        "businesses": 1,
+        "checks": -5,
+        "total": -2,
+    },
+    {
+        "cars_drivers": 0,
+        "jewelry": -5,
+        "gold": 0,
+        "thieves": 2,
+        "bodyguards": -2,
+        "businesses": 1,
+        "checks": 5,
+        "total": 1,
+    },
+    {
+        "cars_drivers": 0,
+        "jewelry": -5,
+        "gold": 0,
+        "thieves": 0,
+        "bodyguards": 0,
+        "businesses": 0,
+        "checks": 0,
+        "total": -5,
+    },
 ]
 FINAL_TOTALS = [6, -4, -9, -10]
 FINAL_RANKS = [1, 2, 3, 4]

@@ -11,8 +11,10 @@ SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 #: Everything a finger presses must be at least this big (CSS pixels).
 TOUCH = 48
 #: Touch targets on the pages: buttons, button-like links, inputs, ticked labels.
-TARGETS = ("button, a.button, select, input[type=text], input[type=number], .mainnav a, "
-           "label.chip span, label.take, summary, .table-link")
+TARGETS = (
+    "button, a.button, select, input[type=text], input[type=number], .mainnav a, "
+    "label.chip span, label.take, summary, .table-link"
+)
 SMALL_TARGETS = """(args) => [...document.querySelectorAll(args.targets)]
   .map(el => [el, el.getBoundingClientRect()])
   .filter(([el, box]) => box.width && box.height
@@ -127,8 +129,14 @@ def test_a_whole_game_by_clicking(live_server, browser):
             tablet.submit("[data-testid=next-round]")
     tablet.shot("final")
     ranking = page.query_selector_all(".final .ranking li")
-    shown = [(int(li.get_attribute("data-seat")), int(li.get_attribute("data-total")),
-              int(li.get_attribute("data-rank"))) for li in ranking]
+    shown = [
+        (
+            int(li.get_attribute("data-seat")),
+            int(li.get_attribute("data-total")),
+            int(li.get_attribute("data-rank")),
+        )
+        for li in ranking
+    ]
     assert shown == [(seat, g.FINAL_TOTALS[seat], g.FINAL_RANKS[seat]) for seat in range(4)]
     assert "Ann" in page.inner_text("[data-testid=winners]")
     check_qr(page, base)

@@ -17,9 +17,10 @@ def test_new_table_lists_every_playable_game(client):
     assert "razzia" in playable
     for game in playable:
         assert f'href="/tables/new/{game}"' in page
-        assert text(client.get(f"/tables/new/{game}")).count('name="player"') == view_for(
-            game
-        ).MAX_PLAYERS
+        assert (
+            text(client.get(f"/tables/new/{game}")).count('name="player"')
+            == view_for(game).MAX_PLAYERS
+        )
 
 
 def test_unknown_game_setup_is_404_not_500(client):

@@ -60,8 +60,9 @@ def test_bad_players_are_refused_next_to_the_names_and_kept(client, app):
 
 def test_duplicate_names_are_refused_in_czech_too(client):
     """The refusal is translated for a Czech browser."""
-    response = client.post("/tables/new/razzia", data={"player": ["Ann", "ann"]},
-                           headers={"Accept-Language": "cs"})
+    response = client.post(
+        "/tables/new/razzia", data={"player": ["Ann", "ann"]}, headers={"Accept-Language": "cs"}
+    )
     assert "Dva hráči mají stejné jméno" in text(response)
 
 
@@ -83,7 +84,7 @@ def test_table_page_shows_centre_police_row_and_whose_turn(client, pages):
     page = text(client.get(url))
     assert 'data-testid="centre">1,000<' in page
     assert 'data-testid="police">1/7<' in page
-    assert page.count('<li class="filled">') == 1 and page.count("<li class=\"\"></li>") == 6
+    assert page.count('<li class="filled">') == 1 and page.count('<li class=""></li>') == 6
     assert 'data-kind="ring"' in page
     assert re.search(r'data-testid="turn" data-seat="2">\s*Cid: bid or pass', page)
 
@@ -101,14 +102,14 @@ def test_player_panels_show_checks_and_loot_by_kind(client, pages):
     url = pages.dealt()
     pages.play(url, g.ROUND_1[:7])  # Bob wins ring and car with 7,000
     page = text(client.get(url))
-    bob = page[page.index('data-testid="player-1"'):page.index('data-testid="player-2"')]
+    bob = page[page.index('data-testid="player-1"') : page.index('data-testid="player-2"')]
     assert re.findall(r'class="check up" data-check="(\d+)"', bob) == ["3000", "12000"]
     assert re.findall(r'class="check down" data-check="(\d+)"', bob) == ["1000"]
     assert 'data-kind="ring" data-count="1"' in bob and 'data-kind="car" data-count="1"' in bob
 
 
 def test_live_standings_come_from_the_rules(client, pages, app):
-    """"If the round ended now" shows live_standings for every player."""
+    """ "If the round ended now" shows live_standings for every player."""
     url = pages.dealt()
     pages.play(url, g.ROUND_1[:7])
     with app.app_context():
@@ -135,7 +136,7 @@ def test_home_lists_running_and_finished_games(client, pages):
         if number < 2:
             pages.post(finished, {"type": "next_round"})
     page = text(client.get("/"))
-    playing = page[page.index('data-testid="playing"'):page.index('data-testid="finished"')]
-    done = page[page.index('data-testid="finished"'):]
+    playing = page[page.index('data-testid="playing"') : page.index('data-testid="finished"')]
+    done = page[page.index('data-testid="finished"') :]
     assert f'href="{running}"' in playing and table_id(finished) not in playing
     assert f'href="{finished}/results"' in done and "Winner: Ann" in done

@@ -15,13 +15,26 @@ def round_3_form() -> dict:
     """The seed's worked examples as a round-3 sheet of two players (Felix, Elke)."""
     return {
         "round": "3",
-        "p0.name": "Felix", "p0.cars": "1", "p0.drivers": "3", "p0.bodyguards": "4",
-        "p0.jewelry.watch": "2", "p0.jewelry.necklace": "3", "p0.jewelry.ring": "2",
-        "p0.businesses.restaurant": "4", "p0.businesses.casino": "3",
-        "p0.businesses.film": "1", "p0.businesses.transport": "1", "p0.businesses.nightclub": "1",
+        "p0.name": "Felix",
+        "p0.cars": "1",
+        "p0.drivers": "3",
+        "p0.bodyguards": "4",
+        "p0.jewelry.watch": "2",
+        "p0.jewelry.necklace": "3",
+        "p0.jewelry.ring": "2",
+        "p0.businesses.restaurant": "4",
+        "p0.businesses.casino": "3",
+        "p0.businesses.film": "1",
+        "p0.businesses.transport": "1",
+        "p0.businesses.nightclub": "1",
         "p0.checks": ["5000", "6000", "8000", "9000"],
-        "p1.name": "Elke", "p1.cars": "5", "p1.thieves": "2", "p1.gold": "2",
-        "p1.jewelry.brooch": "2", "p1.jewelry.ring": "1", "p1.bodyguards": "1",
+        "p1.name": "Elke",
+        "p1.cars": "5",
+        "p1.thieves": "2",
+        "p1.gold": "2",
+        "p1.jewelry.brooch": "2",
+        "p1.jewelry.ring": "1",
+        "p1.bodyguards": "1",
         "p1.checks": ["1000", "2000", "3000", "4000"],
     }
 
@@ -31,8 +44,16 @@ def test_the_empty_form_has_five_columns_and_every_field(client):
     page = text(client.get("/score/razzia"))
     assert 'name="round"' in page
     for column in range(5):
-        for field in ("name", "cars", "drivers", "gold", "thieves", "bodyguards",
-                      "jewelry.diamond", "businesses.horse_racing"):
+        for field in (
+            "name",
+            "cars",
+            "drivers",
+            "gold",
+            "thieves",
+            "bodyguards",
+            "jewelry.diamond",
+            "businesses.horse_racing",
+        ):
             assert f'name="p{column}.{field}"' in page
         assert page.count(f'name="p{column}.checks"') == 16
 
@@ -65,8 +86,9 @@ def test_a_bad_count_is_shown_at_its_field_and_the_form_keeps_what_was_typed(cli
     response = client.post("/score/razzia", data=form)
     assert response.status_code == 400
     page = text(response)
-    assert re.search(r'data-error="p1.jewelry.ring">5 rings at the table, but the game has only 4.',
-                     page)
+    assert re.search(
+        r'data-error="p1.jewelry.ring">5 rings at the table, but the game has only 4.', page
+    )
     assert 'data-error="sheet-summary"' in page and 'data-testid="sheet-result"' not in page
     assert 'name="p0.name" id="p0.name" value="Felix"' in page
     assert 'name="p1.jewelry.ring" id="p1.jewelry.ring" value="3"' in page
@@ -77,8 +99,9 @@ def test_a_typed_word_is_refused_by_the_calculator_at_its_field(client):
     """A count that is not a number reaches the calculator, which names the field."""
     form = {"round": "1", "p0.name": "A", "p1.name": "B", "p1.gold": "lots"}
     page = html.unescape(text(client.post("/score/razzia", data=form)))
-    assert re.search(r"data-error=\"p1.gold\">Must be a whole number of 0 or more, not 'lots'.",
-                     page)
+    assert re.search(
+        r"data-error=\"p1.gold\">Must be a whole number of 0 or more, not 'lots'.", page
+    )
 
 
 def test_round_3_without_checks_is_refused_at_the_checks(client):
@@ -91,8 +114,9 @@ def test_round_3_without_checks_is_refused_at_the_checks(client):
 def test_too_few_players_is_shown_at_the_top_of_the_form(client):
     """One player only: the players message next to the round selector."""
     page = text(client.post("/score/razzia", data={"round": "2", "p0.name": "Solo"}))
-    assert re.search(r'data-error="players">1 given, but Razzia! is played by 2 to 5 players.',
-                     page)
+    assert re.search(
+        r'data-error="players">1 given, but Razzia! is played by 2 to 5 players.', page
+    )
     assert re.search(r'<option value="2" selected>', page)
 
 

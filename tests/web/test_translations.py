@@ -65,8 +65,11 @@ def test_every_page_message_has_a_czech_translation():
     for msgid in page_messages():
         key = msgid[0] if isinstance(msgid, tuple) else msgid
         message = catalog.get(key)
-        strings = () if message is None else (
-            message.string if isinstance(message.string, tuple) else (message.string,))
+        strings = (
+            ()
+            if message is None
+            else (message.string if isinstance(message.string, tuple) else (message.string,))
+        )
         if message is None or message.fuzzy or not strings or not all(strings):
             missing.append(msgid)
     assert not missing, f"untranslated in cs (update the catalog, see babel.cfg): {missing}"
