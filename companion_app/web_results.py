@@ -10,6 +10,7 @@ from flask import Response, abort, current_app, render_template, request, url_fo
 from flask_babel import gettext
 from markupsafe import Markup
 
+from companion_app.games import VIEWS, view_for
 from companion_app.results import bgstats, chart, history, qr, verify
 from companion_app.store import get_store
 from scoring.games import get_game
@@ -34,12 +35,7 @@ def public_results_url(table_id: str) -> str:
 
 def _view(game: str):
     """The game's view module (title, category labels), or None for a game without one."""
-    from companion_app.games import view_for  # the app shell's registry of game views
-
-    try:
-        return view_for(game)
-    except KeyError:
-        return None
+    return view_for(game) if game in VIEWS else None
 
 
 def title_of(game: str) -> str:
