@@ -7,8 +7,14 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 ROUNDS = 5
 PROPERTY, ELECTION, SOCIETY = "property", "election", "society"
-#: Every competition, in the order handicaps are handed out (RULES.md §5 "Handicaps").
+#: The Legacy (Dědictví) combination replaces the property competition (RULES.md §5).
+LEGACY = "legacy"
+#: The competitions of the Klub box, in the order handicaps are handed out (RULES.md §5).
 COMPETITIONS = (PROPERTY, ELECTION, SOCIETY)
+#: Everything a table may play, in the order the screens list it (Legacy in property's place).
+PLAYABLE = (PROPERTY, LEGACY, ELECTION, SOCIETY)
+#: Pounds every player starts Legacy with (seed: "V Dědictví začíná každý se 70 £").
+LEGACY_START = 70
 #: The handicap key of each competition: +£1, +1 vote, a society token one space up.
 HANDICAP_KEYS = {PROPERTY: "money", ELECTION: "votes", SOCIETY: "society"}
 MIN_COMPETITIONS = 2
@@ -31,18 +37,27 @@ def is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def valid_competitions(value: object) -> bool:
+    """Two or three distinct competitions (Legacy counts in property's place)."""
+    return (
+        isinstance(value, list)
+        and all(isinstance(name, str) and name in PLAYABLE for name in value)
+        and len(set(value)) == len(value)
+        and MIN_COMPETITIONS <= len(value) <= len(COMPETITIONS)
+    )
+
+
 def competitions(value: object) -> list[str]:
-    """The validated competitions in play, in rulebook order."""
-    if (
-        not isinstance(value, list)
-        or not all(isinstance(name, str) and name in COMPETITIONS for name in value)
-        or len(set(value)) != len(value)
-        or not MIN_COMPETITIONS <= len(value) <= len(COMPETITIONS)
-    ):
+    """The validated competitions in play, in screen order."""
+    if isinstance(value, list) and PROPERTY in value and LEGACY in value:
         raise InvalidSetup(
-            N_("competitions: choose two or three of property, election and society.")
+            N_("competitions: Legacy replaces the property competition; choose one of them.")
         )
-    return [name for name in COMPETITIONS if name in value]
+    if not valid_competitions(value):
+        raise InvalidSetup(
+            N_("competitions: choose two or three of property (or Legacy), election and society.")
+        )
+    return [name for name in PLAYABLE if name in value]
 
 
 def _whole(board: dict, key: str, minimum: int | None = None) -> int:

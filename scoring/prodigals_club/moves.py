@@ -6,7 +6,15 @@ import random
 from scoring.common import handler_for
 from scoring.errors import N_, IllegalMove
 from scoring.prodigals_club import rounds, table
-from scoring.prodigals_club.board import ELECTION, MAX_VOTES, PROPERTY, SOCIETY, is_int
+from scoring.prodigals_club.board import (
+    ELECTION,
+    LEGACY,
+    MAX_VOTES,
+    PROPERTY,
+    SOCIETY,
+    is_int,
+)
+from scoring.prodigals_club.legacy import apply_legacy
 from scoring.prodigals_club.property import apply_property
 from scoring.prodigals_club.scores import competition_scores
 from scoring.prodigals_club.society import apply_society
@@ -16,10 +24,16 @@ CHANGES_KEPT = 12
 #: Phases in which the tracks may be changed, per competition.
 NOT_IN_PLAY = {
     PROPERTY: N_("The property competition is not in play at this table."),
+    LEGACY: N_("The Legacy combination is not in play at this table."),
     ELECTION: N_("The election competition is not in play at this table."),
     SOCIETY: N_("The society competition is not in play at this table."),
 }
-TRACK_PHASES = {PROPERTY: ("play",), ELECTION: ("play",), SOCIETY: ("play", "old_lady")}
+TRACK_PHASES = {
+    PROPERTY: ("play",),
+    LEGACY: ("play",),
+    ELECTION: ("play",),
+    SOCIETY: ("play", "old_lady"),
+}
 
 
 def complete_move(state: dict, move: object, rng: random.Random) -> dict:
@@ -98,6 +112,14 @@ def _property(state: dict, move: dict) -> None:
     _record(state, seat, before, "property:" + str(move.get("action")))
 
 
+def _legacy(state: dict, move: dict) -> None:
+    """A Legacy entry: spend, receive, correct cash; add, revalue or remove a property."""
+    seat = _track(state, LEGACY, move)
+    before = competition_scores(state, seat, game_end=False)
+    apply_legacy(state, seat, move)
+    _record(state, seat, before, "legacy:" + str(move.get("action")))
+
+
 def _votes(state: dict, move: dict) -> None:
     """Votes gained or lost; the track stops at 44 and may go below 0 (RULES.md §5)."""
     seat = _track(state, ELECTION, move)
@@ -127,6 +149,11 @@ def _society(state: dict, move: dict) -> None:
 def _reserve(state: dict, move: dict) -> None:
     """A messenger on the turn-order space reserves a place for the next round."""
     _require_phase(state, "play")
+    if LEGACY in state["competitions"]:
+        # Seed: with Legacy the turn-order space is gone; Last Will's rules set the order.
+        raise IllegalMove(
+            N_("With Legacy the Last Will rules decide the turn order; no place can be reserved.")
+        )
     seat = _seat(state, move)
     place = move.get("place")
     count = len(state["players"])
@@ -180,6 +207,7 @@ def _end_round(state: dict, move: dict) -> None:
 _HANDLERS = {
     "order": _order,
     "property": _property,
+    "legacy": _legacy,
     "votes": _votes,
     "society": _society,
     "reserve": _reserve,

@@ -1,7 +1,7 @@
 """Read-only views of a Klub ztroskotanců state: actions, standings, summary, box, results."""
 
 from scoring.prodigals_club import standings
-from scoring.prodigals_club.board import ELECTION, PROPERTY, ROUNDS, SOCIETY
+from scoring.prodigals_club.board import ELECTION, LEGACY, PROPERTY, ROUNDS, SOCIETY
 from scoring.prodigals_club.rounds import hyde_park_column
 from scoring.prodigals_club.scores import all_scores
 
@@ -19,14 +19,21 @@ def actions(state: dict) -> dict:
     if phase == "order":
         result["order"] = True
     elif phase == "play":
+        # With Legacy the Last Will rules set the turn order: no reservations (seed).
+        reserving = LEGACY not in playing
         result.update(
             property=PROPERTY in playing,
+            legacy=LEGACY in playing,
             votes=ELECTION in playing,
             society=SOCIETY in playing,
-            places=[place + 1 for place, seat in enumerate(state["reserved"]) if seat is None],
+            places=[place + 1 for place, seat in enumerate(state["reserved"]) if seat is None]
+            if reserving
+            else [],
             reserving=[
                 seat for seat in range(len(state["players"])) if seat not in state["reserved"]
-            ],
+            ]
+            if reserving
+            else [],
             end_actions=True,
         )
     elif phase == "hyde_park":
@@ -55,6 +62,8 @@ def legal_moves(state: dict) -> list[dict]:
     moves: list[dict] = [{"type": "end_actions"}]
     if options["property"]:
         moves += _property_moves(state)
+    if options["legacy"]:
+        moves += _legacy_moves(state)
     if options["votes"]:
         moves += [
             {"type": "votes", "seat": seat, "delta": delta} for seat in seats for delta in (-2, 1)
@@ -79,6 +88,21 @@ def _property_moves(state: dict) -> list[dict]:
             {"type": "property", "seat": seat, "action": "sell", "tile": dict(owned)}
             for owned in player["tiles"]
         ]
+    return moves
+
+
+def _legacy_moves(state: dict) -> list[dict]:
+    """Spend and receive £1, buy a £5 property, revalue or remove each one owned."""
+    moves = []
+    for seat, player in enumerate(state["players"]):
+        base = {"type": "legacy", "seat": seat}
+        moves.append({**base, "action": "spend", "amount": 1})
+        moves.append({**base, "action": "receive", "amount": 1})
+        moves.append({**base, "action": "add", "label": "", "value": 5})
+        for item in player["legacy"]["properties"]:
+            value = max(item["value"] - 1, 0)
+            moves.append({**base, "action": "value", "property": item["id"], "value": value})
+            moves.append({**base, "action": "remove", "property": item["id"]})
     return moves
 
 

@@ -1,6 +1,7 @@
 """Each player's competition scores in a live state (RULES.md §5)."""
 
-from scoring.prodigals_club.board import ELECTION, PROPERTY, SOCIETY
+from scoring.prodigals_club.board import ELECTION, LEGACY, PROPERTY, SOCIETY
+from scoring.prodigals_club.legacy import legacy_score
 from scoring.prodigals_club.standings import property_score
 
 
@@ -12,6 +13,8 @@ def competition_scores(state: dict, seat: int, game_end: bool) -> dict:
         if name == PROPERTY:
             tiles = [item["value"] for item in player["tiles"]]
             scores[name] = property_score(player["cash"], tiles, game_end)
+        elif name == LEGACY:
+            scores[name] = legacy_score(player["legacy"])
         elif name == ELECTION:
             scores[name] = player["votes"]
         elif name == SOCIETY:

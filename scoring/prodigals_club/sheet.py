@@ -5,17 +5,18 @@ from collections.abc import Mapping
 from scoring.errors import N_, InvalidSheet
 from scoring.prodigals_club import standings
 from scoring.prodigals_club.board import (
-    COMPETITIONS,
     ELECTION,
     GAME,
     HYDE_PARK_PLACES,
+    LEGACY,
     MAX_PLAYERS,
     MAX_VOTES,
-    MIN_COMPETITIONS,
     MIN_PLAYERS,
+    PLAYABLE,
     PROPERTY,
     SOCIETY,
     is_int,
+    valid_competitions,
 )
 
 KEYS = {
@@ -24,6 +25,8 @@ KEYS = {
     "handicaps": ("game", "kind", "competitions", "order"),
 }
 PROPERTY_KEYS = ("cash", "tiles")
+#: The Legacy extension of the final sheet (docs/games/prodigals_club.md).
+LEGACY_KEYS = ("cash", "properties")
 
 
 def _check_keys(value: Mapping, allowed: tuple[str, ...], field: str) -> None:
@@ -42,15 +45,17 @@ def _check_keys(value: Mapping, allowed: tuple[str, ...], field: str) -> None:
 
 
 def _competitions(value: object) -> list[str]:
-    """Two or three distinct competitions."""
-    if (
-        not isinstance(value, list)
-        or not all(isinstance(name, str) and name in COMPETITIONS for name in value)
-        or len(set(value)) != len(value)
-        or not MIN_COMPETITIONS <= len(value) <= len(COMPETITIONS)
-    ):
+    """Two or three distinct competitions; Legacy replaces property, never both."""
+    if isinstance(value, list) and PROPERTY in value and LEGACY in value:
         raise InvalidSheet(
-            N_("competitions: must list two or three of property, election and society.")
+            N_("competitions: Legacy replaces the property competition; list one of them.")
+        )
+    if not valid_competitions(value):
+        raise InvalidSheet(
+            N_(
+                "competitions: must list two or three of property (or legacy), election"
+                " and society."
+            )
         )
     return list(value)
 
@@ -113,6 +118,19 @@ def _property(value: object, field: str) -> int:
     return standings.property_score(cash, values, game_end=True)
 
 
+def _legacy(value: object, field: str) -> int:
+    """Legacy from {"cash", "properties"}: cash + current market values, no penalty (seed)."""
+    if not isinstance(value, Mapping):
+        raise InvalidSheet(N_("{field}: must be an object with cash and properties."), field=field)
+    _check_keys(value, LEGACY_KEYS, field)
+    cash = _whole(value["cash"], field + ".cash")
+    owned = value["properties"]
+    if not isinstance(owned, list):
+        raise InvalidSheet(N_("{field}.properties: must be a list of market values."), field=field)
+    values = [_whole(item, f"{field}.properties[{i}]", 0) for i, item in enumerate(owned)]
+    return cash + sum(values)
+
+
 def _scores(player: object, playing: list[str], field: str) -> dict:
     """{competition: score} of one player entry."""
     if not isinstance(player, Mapping):
@@ -123,6 +141,8 @@ def _scores(player: object, playing: list[str], field: str) -> dict:
         where = f"{field}.{name}"
         if name == PROPERTY:
             scores[name] = _property(player[name], where)
+        elif name == LEGACY:
+            scores[name] = _legacy(player[name], where)
         elif name == ELECTION:
             scores[name] = _whole(player[name], where)
             if scores[name] > MAX_VOTES:
@@ -139,7 +159,7 @@ def _scores(player: object, playing: list[str], field: str) -> dict:
 def final_standings(sheet: Mapping) -> dict:
     """Competition scores, final score (the highest), rank, winners, game over."""
     _check_keys(sheet, KEYS["final"], "sheet")
-    playing = [name for name in COMPETITIONS if name in _competitions(sheet["competitions"])]
+    playing = [name for name in PLAYABLE if name in _competitions(sheet["competitions"])]
     players = sheet["players"]
     if not isinstance(players, list):
         raise InvalidSheet(N_("players: must be a list of player entries."))

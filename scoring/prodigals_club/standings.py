@@ -5,6 +5,7 @@ from scoring.prodigals_club.board import (
     FEWEST_GAIN,
     HANDICAP_KEYS,
     HYDE_PARK_PLACES,
+    LEGACY,
     TILE_PENALTY,
 )
 
@@ -14,8 +15,10 @@ def handicaps(playing: list[str], player_count: int) -> list[dict]:
 
     The last player gets none, the second-to-last 1, and so on; they are handed out one
     at a time cycling through +£1, +1 vote, society token up, skipping competitions not
-    in play.
+    in play. With Legacy nobody gets any (seed: "nepřidělujte nikomu žádné handicapy").
     """
+    if LEGACY in playing:
+        return [dict.fromkeys(HANDICAP_KEYS.values(), 0) for _ in range(player_count)]
     cycle = [HANDICAP_KEYS[name] for name in COMPETITIONS if name in playing]
     result = []
     for place in range(player_count):

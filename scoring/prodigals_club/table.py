@@ -8,12 +8,14 @@ from scoring.prodigals_club import board as rules_board
 from scoring.prodigals_club.board import (
     ELECTION,
     GAME,
+    LEGACY,
     MAX_PLAYERS,
     MAX_VOTES,
     MIN_PLAYERS,
     PROPERTY,
     SOCIETY,
 )
+from scoring.prodigals_club.legacy import new_track
 from scoring.prodigals_club.standings import handicaps
 
 
@@ -52,7 +54,7 @@ def new_table(setup: object) -> dict:
 
 
 def _new_player(name: str, values: dict, playing: list[str]) -> dict:
-    """A player's tracks before handicaps: the setup table's money, votes and tokens."""
+    """A player's tracks before handicaps: the setup table's money, votes and tokens; Legacy £70."""
     return {
         "name": name,
         "cash": values["money"] if PROPERTY in playing else None,
@@ -60,6 +62,7 @@ def _new_player(name: str, values: dict, playing: list[str]) -> dict:
         "votes": values["votes"] if ELECTION in playing else None,
         "tokens": list(values["society_tokens"]) if SOCIETY in playing else None,
         "society": sum(values["society_tokens"]) if SOCIETY in playing else None,
+        "legacy": new_track() if LEGACY in playing else None,
     }
 
 
@@ -92,7 +95,7 @@ def validate_order(order: object, player_count: int) -> list[int]:
 
 
 def set_order(state: dict, order: object) -> None:
-    """Fix round 1's turn order and give the handicaps it implies (RULES.md §5)."""
+    """Fix round 1's turn order and give the handicaps it implies (none with Legacy, seed)."""
     order = validate_order(order, len(state["players"]))
     given = handicaps(state["competitions"], len(order))
     per_seat = [None] * len(order)

@@ -27,7 +27,7 @@ def random_move(state: dict, rng: random.Random) -> dict:
         return {"type": "end_round"}
     if rng.random() < END_ACTIONS_CHANCE:
         return {"type": "end_actions"}
-    kinds = [kind for kind in ("property", "votes", "society") if options[kind]]
+    kinds = [kind for kind in ("property", "legacy", "votes", "society") if options[kind]]
     if options["places"] and options["reserving"]:
         kinds.append("reserve")
     kind = rng.choice(kinds)
@@ -45,7 +45,29 @@ def random_move(state: dict, rng: random.Random) -> dict:
             "seat": rng.choice(options["reserving"]),
             "place": rng.choice(options["places"]),
         }
+    if kind == "legacy":
+        return _legacy_move(state, seat, rng)
     return _property_move(state, seat, rng)
+
+
+def _legacy_move(state: dict, seat: int, rng: random.Random) -> dict:
+    """Spend, receive, correct cash; add, revalue or remove a property."""
+    owned = state["players"][seat]["legacy"]["properties"]
+    base = {"type": "legacy", "seat": seat}
+    roll = rng.random()
+    if owned and roll < 0.2:
+        item = rng.choice(owned)
+        return {**base, "action": "value", "property": item["id"], "value": rng.randint(0, 15)}
+    if owned and roll < 0.3:
+        return {**base, "action": "remove", "property": rng.choice(owned)["id"]}
+    if roll < 0.45:
+        label = rng.choice(["", "Statek", "Mlýn", "Dům v Chelsea"])
+        return {**base, "action": "add", "label": label, "value": rng.randint(0, 15)}
+    if roll < 0.85:
+        return {**base, "action": "spend", "amount": rng.randint(1, 3 * MAX_DELTA)}
+    if roll < 0.95:
+        return {**base, "action": "receive", "amount": rng.randint(1, MAX_DELTA)}
+    return {**base, "action": "set_cash", "cash": rng.randint(-5, 40)}
 
 
 def _tile(state: dict, rng: random.Random) -> dict:
@@ -100,6 +122,10 @@ def random_junk_move(state: dict, rng: random.Random) -> dict:
             },
             {"type": "property", "seat": seat, "action": "spend", "amount": -1},
             {"type": "society", "seat": seat, "tokens": [1, 2]},
+            {"type": "legacy", "seat": seat, "action": "value", "property": 999, "value": 1},
+            {"type": "legacy", "seat": seat, "action": "remove", "property": "first"},
+            {"type": "legacy", "seat": seat, "action": "spend", "amount": "ten"},
+            {"type": "legacy", "seat": seat, "action": "add", "value": -2},
             {"type": "hyde_park", "megaphones": [1] * (count - 1)},
             {"type": "reserve", "seat": seat, "place": 0},
             {"type": "nonsense"},

@@ -20,9 +20,17 @@ MAX_STEPS = 400
 JUNK_EVERY = 5
 
 score = st.integers(min_value=-15, max_value=50)
-competition_sets = st.sampled_from(
-    [["property", "election"], ["property", "society"], ["election", "society"], ALL]
-)
+#: Every legal set of competitions, Legacy (Dědictví) in property's place included.
+COMPETITION_SETS = [
+    ["property", "election"],
+    ["property", "society"],
+    ["election", "society"],
+    ALL,
+    ["legacy", "election"],
+    ["legacy", "society"],
+    ["legacy", "election", "society"],
+]
+competition_sets = st.sampled_from(COMPETITION_SETS)
 
 
 @st.composite
@@ -38,6 +46,9 @@ def final_sheets(draw):
             if name == "property":
                 tiles = draw(st.lists(st.integers(min_value=0, max_value=3), max_size=2))
                 player[name] = {"cash": draw(small), "tiles": tiles}
+            elif name == "legacy":
+                owned = draw(st.lists(st.integers(min_value=0, max_value=3), max_size=2))
+                player[name] = {"cash": draw(st.integers(-2, 4)), "properties": owned}
             else:
                 player[name] = draw(small)
         players.append(player)
@@ -89,8 +100,20 @@ def test_tie_break_chain_agrees_with_brute_force_comparison(sheet):
 
 
 def assert_invariants(state: dict) -> None:
-    """Votes never above 44, cash never below 0 while owning property, rounds 1..5."""
-    for player in state["players"]:
+    """Votes never above 44, cash never below 0 while owning property, rounds 1..5.
+
+    With Legacy: the score is always cash + market values, ids stay unique, and nobody
+    ever got a handicap (RULES.md §5 "Legacy combination").
+    """
+    for seat, player in enumerate(state["players"]):
+        if player.get("legacy") is not None:
+            track = player["legacy"]
+            owned = track["properties"]
+            assert len({item["id"] for item in owned}) == len(owned)
+            assert all(item["id"] < track["next"] and item["value"] >= 0 for item in owned)
+            expected = track["cash"] + sum(item["value"] for item in owned)
+            assert all_scores(state, game_end=True)[seat]["legacy"] == expected
+            assert state["handicaps"] is None or not any(state["handicaps"][seat].values())
         if player["votes"] is not None:
             assert player["votes"] <= MAX_VOTES
         if player["cash"] is not None and player["tiles"]:
@@ -104,10 +127,9 @@ def play_random_game(seed: int) -> dict:
     """A random legal game; every move is accepted, junk refused without a change."""
     rng = random.Random(seed)
     count = rng.randint(2, 5)
-    playing = rng.choice(
-        [["property", "election"], ["property", "society"], ["election", "society"], ALL]
-    )
+    playing = rng.choice(COMPETITION_SETS)
     state = club.new_table(setup([f"P{i}" for i in range(count)], playing))
+    log = []
     for step in range(MAX_STEPS):
         if state["phase"] == "game_over":
             break
@@ -125,6 +147,15 @@ def play_random_game(seed: int) -> dict:
         state = club.apply(frozen, move)
         assert frozen == copy.deepcopy(frozen)
         assert_invariants(state)
+        log.append(move)
+    assert replayed(club.new_table(setup([f"P{i}" for i in range(count)], playing)), log) == state
+    return state
+
+
+def replayed(state: dict, moves: list[dict]) -> dict:
+    """The moves applied again from the first state (the move log is the full history)."""
+    for move in moves:
+        state = club.apply(state, move)
     return state
 
 

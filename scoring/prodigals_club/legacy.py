@@ -1,0 +1,129 @@
+"""Legacy (Dědictví) bookkeeping: cash and properties at their market value (RULES.md §5)."""
+
+from scoring.errors import N_, IllegalMove
+from scoring.prodigals_club.board import LEGACY_START, is_int
+
+#: A property's label is a short note for the screen ("Statek", "Mlýn u řeky").
+MAX_LABEL = 40
+
+
+def new_track() -> dict:
+    """A player's Legacy track at the start: £70 and no properties (seed)."""
+    return {"cash": LEGACY_START, "properties": [], "next": 1}
+
+
+def legacy_score(track: dict) -> int:
+    """Cash + the current market value of the properties still owned (seed; no tile penalty)."""
+    return track["cash"] + sum(item["value"] for item in track["properties"])
+
+
+def _amount(value: object) -> int:
+    """A whole number of pounds of at least 1."""
+    if not is_int(value) or value < 1:
+        raise IllegalMove(
+            N_("{field}: enter a whole number of pounds of at least 1, not {value}."),
+            field="amount",
+            value=repr(value),
+        )
+    return value
+
+
+def _market_value(value: object) -> int:
+    """A property's market value: a whole number of pounds of 0 or more."""
+    if not is_int(value) or value < 0:
+        raise IllegalMove(
+            N_(
+                "value: enter the property's market value as a whole number of 0 or more,"
+                " not {value}."
+            ),
+            value=repr(value),
+        )
+    return value
+
+
+def _label(value: object) -> str:
+    """The optional label, trimmed."""
+    if value is None:
+        return ""
+    if not isinstance(value, str) or len(value.strip()) > MAX_LABEL:
+        raise IllegalMove(
+            N_("label: a property's label is text of at most {limit} characters."),
+            limit=MAX_LABEL,
+        )
+    return value.strip()
+
+
+def _owned(state: dict, seat: int, wanted: object) -> int:
+    """Index of the player's property with id `wanted`, or IllegalMove if they don't own it."""
+    player = state["players"][seat]
+    if is_int(wanted):
+        for index, item in enumerate(player["legacy"]["properties"]):
+            if item["id"] == wanted:
+                return index
+    raise IllegalMove(
+        N_("property: {name} owns no Legacy property {property}."),
+        name=player["name"],
+        property=repr(wanted),
+    )
+
+
+def apply_legacy(state: dict, seat: int, move: dict) -> None:
+    """Carry out one Legacy entry on the player's track."""
+    action = move.get("action")
+    handler = _ACTIONS.get(action) if isinstance(action, str) else None
+    if handler is None:
+        raise IllegalMove(
+            N_("action: unknown Legacy entry {action}; expected one of: {known}."),
+            action=repr(action),
+            known=", ".join(_ACTIONS),
+        )
+    handler(state["players"][seat]["legacy"], state, seat, move)
+
+
+def _spend(track: dict, state: dict, seat: int, move: dict) -> None:
+    """Money paid; the sources give no floor, so cash goes as low as the table enters."""
+    track["cash"] -= _amount(move.get("amount"))
+
+
+def _receive(track: dict, state: dict, seat: int, move: dict) -> None:
+    """Money received (a sale, a card that pays)."""
+    track["cash"] += _amount(move.get("amount"))
+
+
+def _set_cash(track: dict, state: dict, seat: int, move: dict) -> None:
+    """A correction to what the player holds."""
+    value = move.get("cash")
+    if not is_int(value):
+        raise IllegalMove(
+            N_("cash: enter a whole number of pounds, not {value}."), value=repr(value)
+        )
+    track["cash"] = value
+
+
+def _add(track: dict, state: dict, seat: int, move: dict) -> None:
+    """A property the player now owns, at its current market value."""
+    value = _market_value(move.get("value"))
+    label = _label(move.get("label"))
+    track["properties"].append({"id": track["next"], "label": label, "value": value})
+    track["next"] += 1
+
+
+def _value(track: dict, state: dict, seat: int, move: dict) -> None:
+    """The property's market value changed on the board."""
+    index = _owned(state, seat, move.get("property"))
+    track["properties"][index]["value"] = _market_value(move.get("value"))
+
+
+def _remove(track: dict, state: dict, seat: int, move: dict) -> None:
+    """The property was sold or discarded (money from a sale is a separate entry)."""
+    track["properties"].pop(_owned(state, seat, move.get("property")))
+
+
+_ACTIONS = {
+    "spend": _spend,
+    "receive": _receive,
+    "set_cash": _set_cash,
+    "add": _add,
+    "value": _value,
+    "remove": _remove,
+}
