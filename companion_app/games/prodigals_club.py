@@ -22,6 +22,7 @@ TITLE = _l("Klub ztroskotanců")
 MIN_PLAYERS, MAX_PLAYERS = board.MIN_PLAYERS, board.MAX_PLAYERS
 CATEGORY_LABELS = {
     "property": _l("Property"),
+    "legacy": _l("Legacy"),
     "election": _l("Election"),
     "society": _l("Society"),
 }
@@ -45,6 +46,8 @@ ROUTES = [
 BOARD_FIELDS = ("messengers", "money", "districts", "district", "votes")
 #: A tile typed as "value/district", e.g. "5/2".
 TILE_TEXT = re.compile(r"^\s*(-?\d+)\s*/\s*(-?\d+)\s*$")
+#: A Legacy property chosen in a list: "seat:id", e.g. "0:2".
+PROPERTY_CHOICE = re.compile(r"^\s*(\d+):(\d+)\s*$")
 #: Which panel shows the refusal of each move; property entries by action.
 AREAS = {
     "order": "order",
@@ -57,10 +60,12 @@ AREAS = {
     "end_round": "end_round",
 }
 PROPERTY_ACTIONS = ("add", "sell", "exchange", "spend", "receive", "set_cash")
+LEGACY_ACTIONS = ("spend", "receive", "set_cash", "add", "value", "remove")
 PHASE_AREAS = {
     "order": ("order",),
     "play": (
         *(f"property-{action}" for action in PROPERTY_ACTIONS),
+        *(f"legacy-{action}" for action in LEGACY_ACTIONS),
         "votes",
         "society",
         "reserve",
@@ -162,6 +167,8 @@ def context(state: dict) -> dict:
         "next_order": next_order(order, state["reserved"]) if state["order"] else order,
         "notice": notice_text(state),
         "property_actions": PROPERTY_ACTIONS,
+        "legacy_choices": legacy_choices(state),
+        "no_handicaps": "legacy" in state["competitions"],
         "token_fields": range(SOCIETY_TOKENS),
         "handicap_lines": handicap_lines(state),
         "hyde_park_table": state["board"].get("hyde_park"),
@@ -208,6 +215,28 @@ def _property_move(form: MultiDict, move: dict) -> None:
         move["cash"] = whole_number(form.get("cash", "").strip())
 
 
+def _legacy_move(form: MultiDict, move: dict) -> None:
+    """The fields of a Legacy entry; a property is chosen as "seat:id" (owner and property)."""
+    action = form.get("action", "")
+    move["action"] = action
+    if action in ("spend", "receive"):
+        move["amount"] = whole_number(form.get("amount", "").strip())
+    elif action == "set_cash":
+        move["cash"] = whole_number(form.get("cash", "").strip())
+    elif action == "add":
+        move["label"] = form.get("label", "")
+        move["value"] = whole_number(form.get("value", "").strip())
+    elif action in ("value", "remove"):
+        chosen = form.get("property", "")
+        found = PROPERTY_CHOICE.match(chosen)
+        if found:
+            move["seat"], move["property"] = int(found.group(1)), int(found.group(2))
+        else:
+            move["property"] = chosen
+        if action == "value":
+            move["value"] = whole_number(form.get("value", "").strip())
+
+
 def parse_move(form: MultiDict) -> dict:
     """The move a table-page form describes (fields as the rules name them)."""
     kind = form.get("type", "")
@@ -218,6 +247,8 @@ def parse_move(form: MultiDict) -> dict:
         move["order"] = _numbers(form, "order")
     elif kind == "property":
         _property_move(form, move)
+    elif kind == "legacy":
+        _legacy_move(form, move)
     elif kind == "votes":
         move["delta"] = whole_number(form.get("delta", "").strip())
     elif kind == "society":
@@ -239,15 +270,34 @@ def parse_move(form: MultiDict) -> dict:
 
 def area_of(move: dict) -> str:
     """The panel that shows this move's errors."""
+    action = move.get("action")
     if move.get("type") == "property":
-        action = move.get("action")
         return f"property-{action}" if action in PROPERTY_ACTIONS else "property-add"
+    if move.get("type") == "legacy":
+        return f"legacy-{action}" if action in LEGACY_ACTIONS else "legacy-add"
     return AREAS.get(move.get("type"), GENERAL_AREA)
+
+
+def _panel_shown(area: str, playing: list[str]) -> bool:
+    """Whether a panel of the actions step is on the page for these competitions."""
+    if area.startswith(("property-", "legacy-")):
+        return area.split("-")[0] in playing
+    if area == "votes":
+        return "election" in playing
+    if area == "society":
+        return "society" in playing
+    if area == "reserve":
+        # With Legacy the Last Will rules set the turn order, so no reservation panel.
+        return "legacy" not in playing
+    return True
 
 
 def areas_shown(state: dict) -> tuple[str, ...]:
     """The panels of the table page that show their own errors in this phase."""
-    return PHASE_AREAS.get(state["phase"], ())
+    areas = PHASE_AREAS.get(state["phase"], ())
+    if state["phase"] != "play":
+        return areas
+    return tuple(area for area in areas if _panel_shown(area, state["competitions"]))
 
 
 def handicap_lines(state: dict) -> list[dict]:
@@ -257,6 +307,23 @@ def handicap_lines(state: dict) -> list[dict]:
     return [
         {"seat": seat, "name": state["players"][seat]["name"], **state["handicaps"][seat]}
         for seat in state["order"]
+    ]
+
+
+def legacy_choices(state: dict) -> list[dict]:
+    """Every Legacy property on the table, for the revalue and remove lists ("seat:id")."""
+    if "legacy" not in state["competitions"]:
+        return []
+    return [
+        {
+            "value": f"{seat}:{item['id']}",
+            "name": player["name"],
+            "label": item["label"],
+            "id": item["id"],
+            "worth": item["value"],
+        }
+        for seat, player in enumerate(state["players"])
+        for item in player["legacy"]["properties"]
     ]
 
 

@@ -9,7 +9,13 @@ from companion_app import sheet_paths
 from companion_app.i18n import translate_error
 from companion_app.web_forms import whole_number
 from scoring.errors import InvalidSheet
-from scoring.prodigals_club.board import COMPETITIONS, GAME, HYDE_PARK_PLACES, MAX_PLAYERS
+from scoring.prodigals_club.board import (
+    COMPETITIONS,
+    GAME,
+    HYDE_PARK_PLACES,
+    MAX_PLAYERS,
+    PLAYABLE,
+)
 from scoring.sheets import score_sheet
 
 KINDS = ("final", "hyde_park", "handicaps")
@@ -28,7 +34,8 @@ def _number_list(text: str) -> list:
 def _final_player(form: MultiDict, column: int, playing: list[str]) -> dict | None:
     """One player's entry of the final sheet, or None for a blank column."""
     prefix = f"f{column}."
-    typed = {key: _text(form, prefix + key) for key in ("name", "cash", "tiles", *COMPETITIONS)}
+    keys = ("name", "cash", "tiles", "properties", *COMPETITIONS)
+    typed = {key: _text(form, prefix + key) for key in keys}
     if not any(typed.values()):
         return None
     entry: dict = {"name": typed["name"]}
@@ -37,6 +44,12 @@ def _final_player(form: MultiDict, column: int, playing: list[str]) -> dict | No
             entry[name] = {
                 "cash": whole_number(typed["cash"]),
                 "tiles": _number_list(typed["tiles"]),
+            }
+        elif name == "legacy":
+            # One cash field serves property or Legacy: a sheet never has both.
+            entry[name] = {
+                "cash": whole_number(typed["cash"]),
+                "properties": _number_list(typed["properties"]),
             }
         else:
             entry[name] = whole_number(typed[name])
@@ -49,7 +62,7 @@ def build_sheet(form: MultiDict) -> tuple[dict, list[int]]:
     sheet: dict = {"game": GAME, "kind": kind}
     columns: list[int] = []
     if kind == "final":
-        playing = [name for name in COMPETITIONS if name in form.getlist("competition")]
+        playing = [name for name in PLAYABLE if name in form.getlist("competition")]
         sheet["competitions"] = form.getlist("competition")
         sheet["players"] = []
         for column in range(MAX_PLAYERS):
@@ -74,8 +87,9 @@ def error_field(message: str, kind: str, columns: list[int]) -> str:
     found = sheet_paths.player_field(message, columns)
     if kind == "final" and found:
         column, path = found[0], found[1] or "name"
-        # "property.cash" is its own input; "election" and "society" are one input each.
-        leaf = path.split(".")[-1] if path.startswith("property.") else path.split(".")[0]
+        # "property.cash", "legacy.properties" are inputs; "election", "society" one input each.
+        nested = path.startswith(("property.", "legacy."))
+        leaf = path.split(".")[-1] if nested else path.split(".")[0]
         return f"f{column}.{leaf}"
     return f"{kind}.{sheet_paths.top_key(message) or 'sheet'}"
 
@@ -104,6 +118,7 @@ def score_form():
         error=error,
         columns=range(MAX_PLAYERS),
         competitions=COMPETITIONS,
+        final_competitions=PLAYABLE,
         places=range(HYDE_PARK_PLACES),
     )
     return page, (400 if error else 200)

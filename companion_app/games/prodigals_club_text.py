@@ -67,6 +67,42 @@ def _describe_property(move: dict, name: str) -> str:
     return gettext("%(name)s's cash set to £%(cash)s", name=name, cash=move.get("cash"))
 
 
+def _describe_legacy(move: dict, name: str) -> str:
+    """A history line for a Legacy entry."""
+    action = move.get("action")
+    if action == "spend":
+        return gettext("%(name)s spent £%(amount)s (Legacy)", name=name, amount=move.get("amount"))
+    if action == "receive":
+        return gettext(
+            "%(name)s received £%(amount)s (Legacy)", name=name, amount=move.get("amount")
+        )
+    if action == "set_cash":
+        return gettext("%(name)s's Legacy cash set to £%(cash)s", name=name, cash=move.get("cash"))
+    if action == "add" and move.get("label"):
+        return gettext(
+            "%(name)s got the Legacy property %(label)s worth £%(value)s",
+            name=name,
+            label=move["label"],
+            value=move.get("value"),
+        )
+    if action == "add":
+        return gettext(
+            "%(name)s got a Legacy property worth £%(value)s", name=name, value=move.get("value")
+        )
+    if action == "value":
+        return gettext(
+            "%(name)s's Legacy property %(number)s is now worth £%(value)s",
+            name=name,
+            number=move.get("property"),
+            value=move.get("value"),
+        )
+    return gettext(
+        "%(name)s no longer owns Legacy property %(number)s",
+        name=name,
+        number=move.get("property"),
+    )
+
+
 def describe(move: dict | None, names: list[str]) -> str:
     """A history line for a move, in the page's language."""
     move = move or {}
@@ -78,6 +114,8 @@ def describe(move: dict | None, names: list[str]) -> str:
         return gettext("Turn order: %(order)s", order=order)
     if kind == "property":
         return _describe_property(move, name)
+    if kind == "legacy":
+        return _describe_legacy(move, name)
     if kind == "votes":
         delta = move.get("delta")
         shown = f"{delta:+d}" if isinstance(delta, int) else str(delta)
