@@ -147,10 +147,13 @@ def test_history_describes_legacy_entries(table, client):
     assert "Ann spent £4 (Legacy)" in page
 
 
-def test_the_czech_page_names_the_combination_dedictvi(table, client):
-    client.get("/language/cs")
+def test_the_czech_page_uses_the_rulebook_terms(table, client):
+    client.post("/lang", data={"lang": "cs", "next": "/"})
+    table.post({"type": "legacy", "action": "value", "property": "0:9", "value": "1"})
     page = table.page()
-    assert "Dědictví" in page
+    assert "Dědictví: nová nemovitost" in page and "Tržní hodnota £" in page
+    assert "na začátku hry nikdo nedostává žádný handicap" in page
+    assert "Ann nevlastní v Dědictví nemovitost 9" in error_in(page, "legacy-value")
 
 
 def test_the_calculator_page_scores_legacy(client):
