@@ -96,7 +96,7 @@ def new_table(tablet: Tablet, base: str, competitions: list[str]) -> None:
     page.click("[data-game=prodigals_club]")
     for seat, name in enumerate(PLAYERS):
         page.fill(f"[data-testid=player-{seat}]", name)
-    for name in ("property", "election", "society"):
+    for name in ("property", "legacy", "election", "society"):
         page.set_checked(f"[data-testid=competition-{name}]", name in competitions)
     for field, value in BOARD.items():
         page.fill(f"[data-testid={field}]", str(value))
@@ -249,4 +249,46 @@ def test_a_game_that_ends_after_round_two_because_a_score_reached_zero(live_serv
     page.click("[data-testid=lang-cs]")
     assert "Konec hry po 2. kole" in page.inner_text("[data-testid=final]")
     tablet.shot("early-end-cs")
+    page.close()
+
+
+@pytest.mark.browser
+def test_a_legacy_game_ends_when_a_legacy_score_reaches_zero(live_server, browser):
+    """Legacy (Dědictví) + election (RULES.md §5): £70 each, no handicaps, market values."""
+    base, _app = live_server
+    page = browser.new_page(viewport=LANDSCAPE)
+    tablet = Tablet(page)
+    new_table(tablet, base, ["legacy", "election"])
+    assert "nobody gets a handicap" in page.inner_text("[data-testid=no-handicaps]")
+    assert tablet.scores(ANN, ["legacy", "election"]) == [70, 30]
+    # Ann buys a £12 farm for £20 (cash 50, score 62); it drops to £5 (55).
+    tablet.entry("legacy-spend", ANN, {"legacy-spend-amount": 20}, "legacy-spend-save")
+    tablet.entry(
+        "legacy-add",
+        ANN,
+        {"legacy-add-label": "Statek", "legacy-add-value": 12},
+        "legacy-add-save",
+    )
+    assert tablet.scores(ANN, ["legacy"]) == [62]
+    page.select_option("[data-testid=legacy-value-property]", "0:1")
+    page.fill("[data-testid=legacy-value-value]", "5")
+    tablet.submit("[data-testid=legacy-value-save]")
+    assert tablet.scores(ANN, ["legacy"]) == [55]
+    # Bob buys a £9 property and then spends everything: 0 cash + 9.
+    tablet.entry("legacy-add", BOB, {"legacy-add-value": 9}, "legacy-add-save")
+    tablet.entry("legacy-spend", BOB, {"legacy-spend-amount": 70}, "legacy-spend-save")
+    tablet.shot("legacy-actions")
+    # Bob discards the property: his Legacy score is 0.
+    page.select_option("[data-testid=legacy-remove-property]", "1:1")
+    tablet.submit("[data-testid=legacy-remove-save]")
+    assert tablet.scores(BOB, ["legacy"]) == [0]
+    # Megaphones 1, 1, 1: everyone +1 (31); the round ends and Bob's 0 ends the game.
+    tablet.hyde_park([1, 1, 1], HYDE_PARK[1])
+    assert page.get_attribute("[data-testid=phase]", "data-phase") == "game_over"
+    final = [int(page.inner_text(f"[data-testid=final-score-{seat}]")) for seat in range(3)]
+    assert final == [55, 31, 70]
+    assert page.inner_text("[data-testid=final-rank-1]") == "1."
+    tablet.shot("legacy-final")
+    page.click("[data-testid=lang-cs]")
+    assert "Dědictví" in page.inner_text("[data-testid=final]")
     page.close()

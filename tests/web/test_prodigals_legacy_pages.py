@@ -133,6 +133,7 @@ def test_a_legacy_score_at_0_ends_the_game_at_the_end_of_the_round(table, client
     assert "Legacy: cash + the current market value" in page
     results = client.get(f"{table.url}/results").get_data(as_text=True)
     assert "Legacy" in results
+    assert client.get(f"{table.url}/print/58mm").status_code == 200
 
 
 def test_history_describes_legacy_entries(table, client):
