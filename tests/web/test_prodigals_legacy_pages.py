@@ -202,3 +202,58 @@ def test_calculator_legacy_errors_show_next_to_their_field(client, changes, fiel
     response = client.post("/score/prodigals_club", data=form)
     assert response.status_code == 400
     assert error_in(response.get_data(as_text=True), re.escape(field))
+
+
+def test_junk_legacy_posts_never_give_a_500(table):
+    junk = [
+        {"type": "legacy"},
+        {"type": "legacy", "action": "add", "seat": "0", "value": "", "label": "x" * 500},
+        {"type": "legacy", "action": "value", "property": "", "value": "1"},
+        {"type": "legacy", "action": "value", "property": "9:1", "value": "1"},
+        {"type": "legacy", "action": "remove", "property": "a:b"},
+        {"type": "legacy", "action": "spend", "seat": "x", "amount": "99999999999999999999"},
+        {"type": "legacy", "action": "nonsense", "seat": "0"},
+        {"type": "reserve", "seat": "0", "place": "1"},
+    ]
+    before = copy.deepcopy(table.state())
+    for fields in junk:
+        assert table.post(fields).status_code == 303
+        assert table.client.get(table.url).status_code == 200
+    assert table.state() == before
+
+
+def test_a_legacy_table_through_the_json_api(client):
+    created = client.post(
+        "/api/tables",
+        json={
+            "game": "prodigals_club",
+            "players": ["Ann", "Bob"],
+            "competitions": ["legacy", "society"],
+            "board": {"messengers": 4, "society_tokens": [2, 3, 4, 5]},
+            "order": [1, 0],
+        },
+    )
+    assert created.status_code == 201, created.get_json()
+    url, version = created.headers["Location"], created.get_json()["version"]
+    move = {"type": "legacy", "seat": 1, "action": "add", "label": "Mlýn", "value": 11}
+    moved = client.post(f"{url}/moves", json={"version": version, "move": move})
+    assert moved.status_code == 200
+    body = moved.get_json()
+    assert body["state"]["players"][1]["legacy"]["properties"][0]["value"] == 11
+    bad = {"type": "legacy", "seat": 1, "action": "remove", "property": 5}
+    refused = client.post(f"{url}/moves", json={"version": body["version"], "move": bad})
+    assert (
+        refused.status_code == 400
+        and "Bob owns no Legacy property 5" in (refused.get_json()["error"])
+    )
+    assert client.get(url).get_json()["version"] == body["version"]
+    both = client.post(
+        "/api/tables",
+        json={
+            "game": "prodigals_club",
+            "players": ["Ann", "Bob"],
+            "competitions": ["property", "legacy"],
+            "board": {"messengers": 4, "money": 10, "districts": 4, "district": 1},
+        },
+    )
+    assert both.status_code == 400 and "Legacy replaces" in both.get_json()["error"]
