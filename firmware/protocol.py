@@ -25,6 +25,10 @@ _NL = const(10)
 _CR = const(13)
 _SPACE = const(32)
 _TILDE = const(126)
+_ZERO = const(48)
+_NINE = const(57)
+_A_LOWER = const(97)
+_F_LOWER = const(102)
 
 # Message types. Host -> device: HELLO SET ARM DISARM HB ACK NAK.
 # Device -> host: HELLO ACK NAK PRESS REVEAL HB.
@@ -107,10 +111,13 @@ def decode(line: bytes | bytearray) -> Message:
     if mark < 0 or end - mark - 2 != _CRC_LEN:
         raise ProtocolError(E_FORMAT, "no *crc")
     body = bytes(line[:mark])
-    try:
-        crc = int(bytes(line[mark + 2 : end]), 16)
-    except ValueError:
-        raise ProtocolError(E_FORMAT, "crc not hex") from None
+    digits = bytes(line[mark + 2 : end])
+    # Lower-case only (docs/protocol.md): int(.., 16) alone would take "C" for "c", so a
+    # changed byte could pass unnoticed.
+    for digit in digits:
+        if not (_ZERO <= digit <= _NINE or _A_LOWER <= digit <= _F_LOWER):
+            raise ProtocolError(E_FORMAT, "crc not lower-case hex")
+    crc = int(digits, 16)
     if crc != crc32(body) & 0xFFFFFFFF:
         raise ProtocolError(E_CRC)
     return _split_body(body.decode())

@@ -6,7 +6,7 @@ import sys
 
 import protocol as P
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from .conftest import ROOT
@@ -49,6 +49,18 @@ def test_crc_covers_the_exact_text_not_a_reserialisation():
     assert err.value.reason == P.E_CRC
 
 
+def test_upper_case_crc_digits_are_a_format_error():
+    """docs/protocol.md: the CRC is 8 lower-case hex digits; "C" for "c" is a changed byte."""
+    line = P.encode(7, "SET", "police=3 limit=7 round=2 seats=4")
+    digits = line[line.index(b" *") + 2 : -1]  # 3b2d976c: letters to shout
+    shouted = line.replace(digits, digits.upper())
+    assert shouted != line
+    with pytest.raises(P.ProtocolError) as err:
+        P.decode(shouted)
+    assert err.value.reason == P.E_FORMAT
+
+
+@example(47, 67)  # found by CI: a lower-case CRC digit turned upper-case used to pass
 @given(st.integers(0, 200), st.integers(0, 255))
 def test_any_single_byte_change_is_rejected(pos, value):
     line = P.encode(7, "SET", "police=3 limit=7 round=2 seats=4")[:-1]
