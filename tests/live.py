@@ -7,6 +7,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
@@ -14,6 +15,17 @@ from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 from companion_app.device_changes import get_feed
 
 CHROMIUM = "/usr/bin/chromium"
+#: Screenshots of the browser tests (gitignored), to look at after a run.
+SHOTS = Path(__file__).resolve().parents[1] / "test-artifacts" / "screenshots"
+#: Everything a finger presses must be at least this big (CSS pixels).
+TOUCH = 48
+#: The page's touch targets under `args.touch` px, outside `args.skip` (a selector or null).
+SMALL_TARGETS = """(args) => [...document.querySelectorAll(args.targets)]
+  .filter(el => !(args.skip && el.closest(args.skip)))
+  .map(el => [el, el.getBoundingClientRect()])
+  .filter(([el, box]) => box.width && box.height
+    && (box.width < args.touch || box.height < args.touch))
+  .map(([el, box]) => el.outerHTML.slice(0, 70) + " " + box.width + "x" + box.height)"""
 #: Headless flags proven on our machines (the closed network refuses background traffic).
 CHROMIUM_ARGS = [
     "--headless",
@@ -48,6 +60,22 @@ def served(app, port: int = 0, quiet: bool = True) -> Iterator[BaseWSGIServer]:
         server.shutdown()
         thread.join()
         server.server_close()
+
+
+def screenshot(page, name: str) -> None:
+    """A full-page screenshot into test-artifacts/screenshots/<name>.png."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def check_tablet_fit(page, name: str, width: int, targets: str = "", skip: str = "") -> None:
+    """The page does not scroll sideways at `width`; `targets` are at least TOUCH px."""
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= width, f"{name}: {wide}px wide, scrolls sideways"
+    if targets:
+        args = {"targets": targets, "touch": TOUCH, "skip": skip or None}
+        small = page.evaluate(SMALL_TARGETS, args)
+        assert not small, f"{name}: targets under {TOUCH}px: {small}"
 
 
 @contextmanager

@@ -7,7 +7,6 @@ QR images, which must decode to the results link and the BG Stats play.
 import json
 import re
 import unicodedata
-from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -15,13 +14,12 @@ import zxingcpp
 
 from companion_app import create_app
 from companion_app.store import get_store
-from tests.live import chromium, served
+from tests.live import check_tablet_fit, chromium, screenshot, served
 from tests.results import pdf
 from tests.results.conftest import NAMES, rules_move
 from tests.web import game_script as g
-from tests.web.test_browser_game import SMALL_TARGETS, TARGETS, TOUCH
+from tests.web.test_browser_game import TARGETS
 
-SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 TABLET_SIZES = {
     "landscape": {"width": 1280, "height": 800},
     "small": {"width": 1024, "height": 768},
@@ -72,12 +70,6 @@ def check_pdf(data: bytes, base: str, table_id: str) -> None:
     assert [player["score"] for player in play["players"]] == g.FINAL_TOTALS
 
 
-def shot(page, name: str) -> None:
-    """A full-page screenshot into test-artifacts/screenshots."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-
-
 @pytest.mark.browser
 def test_finish_open_print_results(live):
     """The last draw ends the game; the results page fits the tablet and prints to A4 PDF."""
@@ -95,11 +87,8 @@ def test_finish_open_print_results(live):
         assert page.url == f"{base}/tables/{table_id}/results"
         for label, size in TABLET_SIZES.items():
             page.set_viewport_size(size)
-            shot(page, f"results-{label}")
-            wide = page.evaluate("document.documentElement.scrollWidth")
-            assert wide <= size["width"], f"{label}: {wide}px wide, scrolls sideways"
-            small = page.evaluate(SMALL_TARGETS, {"targets": TARGETS, "touch": TOUCH})
-            assert not small, f"{label}: targets under {TOUCH}px: {small}"
+            screenshot(page, f"results-{label}")
+            check_tablet_fit(page, label, size["width"], TARGETS)
         ranking = page.locator("[data-testid=ranking] li .name").all_inner_texts()
         assert ranking == NAMES  # the markup name shows as text, in rank order
         page.click("[data-testid=print]")
@@ -107,12 +96,12 @@ def test_finish_open_print_results(live):
         check_pdf(page.pdf(format="A4"), base, table_id)
         page.emulate_media(media="print")
         page.set_viewport_size({"width": round(210 * PX_PER_MM), "height": 1123})
-        shot(page, "results-print-a4")
+        screenshot(page, "results-print-a4")
         page.emulate_media(media="screen")
         page.set_viewport_size(TABLET_SIZES["small"])
         page.click("[data-testid=games-history]")
         assert page.locator(f"[data-table='{table_id}']").count() == 1
-        shot(page, "results-history")
+        screenshot(page, "results-history")
         page.close()
 
 
@@ -138,5 +127,5 @@ def test_receipt_printouts(live, paper):
         page.set_viewport_size({"width": round(RECEIPTS[paper] * PX_PER_MM), "height": 800})
         wide = page.evaluate("document.documentElement.scrollWidth")
         assert wide <= round(RECEIPTS[paper] * PX_PER_MM), f"{paper}: {wide}px wide"
-        shot(page, f"results-receipt-{paper}")
+        screenshot(page, f"results-receipt-{paper}")
         page.close()

@@ -1,25 +1,17 @@
 """A complete 4-player game played only by clicking in headless Chromium, with screenshots."""
 
 from io import BytesIO
-from pathlib import Path
 
 import pytest
 
+from tests.live import check_tablet_fit, screenshot
 from tests.web import game_script as g
 
-SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
-#: Everything a finger presses must be at least this big (CSS pixels).
-TOUCH = 48
 #: Touch targets on the pages: buttons, button-like links, inputs, ticked labels.
 TARGETS = (
     "button, a.button, select, input[type=text], input[type=number], .mainnav a, "
     "label.chip span, label.take, summary, .table-link"
 )
-SMALL_TARGETS = """(args) => [...document.querySelectorAll(args.targets)]
-  .map(el => [el, el.getBoundingClientRect()])
-  .filter(([el, box]) => box.width && box.height
-    && (box.width < args.touch || box.height < args.touch))
-  .map(([el, box]) => el.outerHTML.slice(0, 60) + " " + box.width + "x" + box.height)"""
 LANDSCAPE = {"width": 1024, "height": 768}
 PORTRAIT = {"width": 800, "height": 1280}
 
@@ -59,14 +51,10 @@ class Tablet:
 
     def shot(self, name: str) -> None:
         """Save the page at both tablet sizes; check it fits and its targets are big enough."""
-        SHOTS.mkdir(parents=True, exist_ok=True)
         for label, size in (("landscape", LANDSCAPE), ("portrait", PORTRAIT)):
             self.page.set_viewport_size(size)
-            self.page.screenshot(path=str(SHOTS / f"{name}-{label}.png"), full_page=True)
-            wide = self.page.evaluate("document.documentElement.scrollWidth")
-            assert wide <= size["width"], f"{name} {label}: {wide}px wide, scrolls sideways"
-            small = self.page.evaluate(SMALL_TARGETS, {"targets": TARGETS, "touch": TOUCH})
-            assert not small, f"{name} {label}: targets under {TOUCH}px: {small}"
+            screenshot(self.page, f"{name}-{label}")
+            check_tablet_fit(self.page, f"{name} {label}", size["width"], TARGETS)
         self.page.set_viewport_size(LANDSCAPE)
 
     def cell(self, seat: int, category: str) -> int:

@@ -1,13 +1,11 @@
 """A complete 3-player For Sale game by clicking in headless Chromium, reveals on the box panel."""
 
-from pathlib import Path
-
 import pytest
 
 from scoring import for_sale
+from tests.live import check_tablet_fit, screenshot
 from tests.scoring.for_sale_play import IN_ORDER, NAMES
 
-SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 LANDSCAPE = {"width": 1280, "height": 800}
 #: The checks of each selling round, in the order they are picked on the form.
 CHECK_ROUNDS = [
@@ -49,10 +47,8 @@ class Tablet:
 
     def shot(self, name: str) -> None:
         """Save the page at tablet size."""
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        self.page.screenshot(path=str(SHOTS / f"for-sale-{name}.png"), full_page=True)
-        wide = self.page.evaluate("document.documentElement.scrollWidth")
-        assert wide <= LANDSCAPE["width"], f"{name}: {wide}px wide, scrolls sideways"
+        screenshot(self.page, f"for-sale-{name}")
+        check_tablet_fit(self.page, name, LANDSCAPE["width"])
 
 
 def seat_and_start(tablet: Tablet, base: str) -> None:

@@ -4,21 +4,12 @@ The numbers are worked by hand from RULES.md §5 (see the comments per round); b
 are test numbers typed into the setup form, as a table would type its own.
 """
 
-from pathlib import Path
-
 import pytest
 
-SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+from tests.live import check_tablet_fit, screenshot
+
 LANDSCAPE = {"width": 1280, "height": 800}
-#: Everything a finger presses must be at least this big (CSS pixels), as in the Razzia test.
-TOUCH = 48
 TARGETS = "button, a.button, select, input[type=text], label.chip span, summary"
-SMALL_TARGETS = """(args) => [...document.querySelectorAll(args.targets)]
-  .filter(el => !el.closest('.device-panel'))
-  .map(el => [el, el.getBoundingClientRect()])
-  .filter(([el, box]) => box.width && box.height
-    && (box.width < args.touch || box.height < args.touch))
-  .map(([el, box]) => el.outerHTML.slice(0, 70) + " " + box.width + "x" + box.height)"""
 PLAYERS = ["Ann", "Bob", "Cid"]
 ANN, BOB, CID = range(3)
 HYDE_PARK = {1: [3, 2, 1], 2: [3, 2, 1], 3: [4, 2, 1], 4: [4, 2, 1], 5: [5, 3, 1]}
@@ -79,12 +70,8 @@ class Tablet:
 
     def shot(self, name: str) -> None:
         """A tablet-size screenshot; the page must not scroll sideways."""
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        self.page.screenshot(path=str(SHOTS / f"prodigals-{name}.png"), full_page=True)
-        wide = self.page.evaluate("document.documentElement.scrollWidth")
-        assert wide <= LANDSCAPE["width"], f"{name}: {wide}px wide"
-        small = self.page.evaluate(SMALL_TARGETS, {"targets": TARGETS, "touch": TOUCH})
-        assert not small, f"{name}: targets under {TOUCH}px: {small}"
+        screenshot(self.page, f"prodigals-{name}")
+        check_tablet_fit(self.page, name, LANDSCAPE["width"], TARGETS, skip=".device-panel")
 
 
 def new_table(tablet: Tablet, base: str, competitions: list[str]) -> None:
