@@ -64,3 +64,10 @@ def sheet_names(players: list[dict]) -> list[str]:
             )
         seen[name] = index
     return list(seen)
+
+
+def ranks_by(keys: list, lowest_wins: bool = False) -> list[int]:
+    """Rank = 1 + the number of players with a strictly better key, so ties share a rank."""
+    if lowest_wins:
+        return [1 + sum(other < key for other in keys) for key in keys]
+    return [1 + sum(other > key for other in keys) for key in keys]

@@ -2,6 +2,7 @@
 
 from collections import Counter
 
+from scoring.common import ranks_by
 from scoring.errors import N_, IllegalMove
 from scoring.for_sale import cards
 from scoring.for_sale.buying import validate_cards
@@ -131,4 +132,4 @@ def money(player: dict) -> int:
 def ranks(players: list[dict]) -> list[int]:
     """1 + players strictly richer, where more coins break a tie of money (then shared)."""
     keys = [(money(player), player["coins"] + player["bid"]) for player in players]
-    return [1 + sum(other > key for other in keys) for key in keys]
+    return ranks_by(keys)

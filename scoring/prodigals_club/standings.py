@@ -1,5 +1,6 @@
 """Klub ztroskotanců arithmetic shared by the live table and the calculator (RULES.md §5)."""
 
+from scoring.common import ranks_by
 from scoring.prodigals_club.board import (
     COMPETITIONS,
     FEWEST_GAIN,
@@ -63,8 +64,7 @@ def final_score(scores: list[int]) -> int:
 
 def ranks(score_lists: list[list[int]]) -> list[int]:
     """1 + the number of players strictly better (lowest highest score, then tie-breaks)."""
-    keys = [tie_key(scores) for scores in score_lists]
-    return [1 + sum(1 for other in keys if other < key) for key in keys]
+    return ranks_by([tie_key(scores) for scores in score_lists], lowest_wins=True)
 
 
 def game_over(score_lists: list[list[int]]) -> bool:

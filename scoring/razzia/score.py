@@ -2,6 +2,7 @@
 
 from collections.abc import Mapping, Sequence
 
+from scoring.common import ranks_by
 from scoring.razzia.cards import BUSINESSES, JEWELRY, ROUNDS
 
 CATEGORIES = ("cars_drivers", "jewelry", "gold", "thieves", "bodyguards", "businesses", "checks")
@@ -119,4 +120,4 @@ def score_round(
 
 def ranks(totals: Sequence[int]) -> list[int]:
     """Rank = 1 + the number of players with a strictly higher total (ties share)."""
-    return [1 + sum(1 for other in totals if other > total) for total in totals]
+    return ranks_by(list(totals))
