@@ -29,18 +29,19 @@ def player_names(names: object, low: int, high: int, wrong_count: str) -> list[s
     return names
 
 
-def handler_for(move: object, handlers: dict[str, Callable]) -> Callable:
-    """The handler of the move's type, or IllegalMove naming the known types."""
+def handler_for(
+    move: object,
+    handlers: dict[str, Callable],
+    key: str = "type",
+    unknown: str = N_("Unknown move type {type}; expected one of: {known}."),
+) -> Callable:
+    """The handler named by the move's `key`, or IllegalMove (`unknown`) naming the known ones."""
     if not isinstance(move, dict):
         raise IllegalMove(N_("A move must be an object with a type."))
-    kind = move.get("type")
-    handler = handlers.get(kind) if isinstance(kind, str) else None
+    name = move.get(key)
+    handler = handlers.get(name) if isinstance(name, str) else None
     if handler is None:
-        raise IllegalMove(
-            N_("Unknown move type {type}; expected one of: {known}."),
-            type=repr(kind)[:40],
-            known=", ".join(handlers),
-        )
+        raise IllegalMove(unknown, **{key: repr(name)[:40], "known": ", ".join(handlers)})
     return handler
 
 

@@ -1,5 +1,6 @@
 """Legacy (Dědictví) bookkeeping: cash and properties at their market value (RULES.md §5)."""
 
+from scoring.common import handler_for
 from scoring.errors import N_, IllegalMove
 from scoring.prodigals_club.board import LEGACY_START, is_int
 
@@ -69,14 +70,8 @@ def _owned(state: dict, seat: int, wanted: object) -> int:
 
 def apply_legacy(state: dict, seat: int, move: dict) -> None:
     """Carry out one Legacy entry on the player's track."""
-    action = move.get("action")
-    handler = _ACTIONS.get(action) if isinstance(action, str) else None
-    if handler is None:
-        raise IllegalMove(
-            N_("action: unknown Legacy entry {action}; expected one of: {known}."),
-            action=repr(action),
-            known=", ".join(_ACTIONS),
-        )
+    unknown = N_("action: unknown Legacy entry {action}; expected one of: {known}.")
+    handler = handler_for(move, _ACTIONS, key="action", unknown=unknown)
     handler(state["players"][seat]["legacy"], state, seat, move)
 
 

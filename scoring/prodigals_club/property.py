@@ -1,5 +1,6 @@
 """Property bookkeeping: cash, tiles, selling, exchanging, spending (RULES.md §5 "Property")."""
 
+from scoring.common import handler_for
 from scoring.errors import N_, IllegalMove
 from scoring.prodigals_club.board import DISTRICT_DISCOUNT, is_int
 
@@ -91,14 +92,8 @@ def _limit(value: object) -> int | None:
 
 def apply_property(state: dict, seat: int, move: dict) -> dict | None:
     """Carry out one property entry; the notice to show, if any."""
-    action = move.get("action")
-    handler = _ACTIONS.get(action) if isinstance(action, str) else None
-    if handler is None:
-        raise IllegalMove(
-            N_("action: unknown property entry {action}; expected one of: {known}."),
-            action=repr(action),
-            known=", ".join(_ACTIONS),
-        )
+    unknown = N_("action: unknown property entry {action}; expected one of: {known}.")
+    handler = handler_for(move, _ACTIONS, key="action", unknown=unknown)
     return handler(state, seat, move)
 
 
