@@ -15,8 +15,8 @@ from companion_app import sheet_paths
 from companion_app.i18n import money, translate_error
 from companion_app.web_forms import GENERAL_AREA, whole_number
 from scoring.errors import InvalidSheet
-from scoring.for_sale import cards
-from scoring.for_sale.buying import houseless_passes
+from scoring.for_sale import buying, cards
+from scoring.for_sale import selling as selling_rules
 from scoring.for_sale.results import results
 from scoring.sheets import score_sheet
 
@@ -97,12 +97,12 @@ def table_facts(state: dict) -> dict:
     facts: dict = {
         "selling": selling,
         "round": state["selling_round"] if selling else state["buying_round"],
-        "houses_left": state["in_play"] - len(state["houses_seen"]),
-        "checks_left": state["in_play"] - len(state["checks_seen"]),
+        "houses_left": buying.houses_left(state),
+        "checks_left": selling_rules.checks_left(state),
     }
     if state["auction"]:
         facts["bidders"] = bidders(state)
-        facts["pass_gets"] = pass_gets(state)
+        facts["pass_gets"] = buying.pass_gets(state)
     return facts
 
 
@@ -122,16 +122,6 @@ def bidders(state: dict) -> list[dict]:
         }
         for seat, player in enumerate(state["players"])
     ]
-
-
-def pass_gets(state: dict) -> dict:
-    """What the player to act gets by passing now: a house (or none) and coins back."""
-    running = state["auction"]
-    player = state["players"][running["turn"]]
-    if running["passes"] < houseless_passes(state):
-        return {"house": None, "back": player["bid"]}
-    back = cards.refund(player["bid"], state["refund"])
-    return {"house": state["offer"][0], "back": back}
 
 
 def parse_move(form: MultiDict) -> dict:

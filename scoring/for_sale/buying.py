@@ -79,16 +79,27 @@ def bid(state: dict, seat: int, total: object) -> None:
     auction["turn"] = _next_bidder(auction, seat)
 
 
+def pass_gets(state: dict) -> dict:
+    """What the bidder to act gets by passing now: `house` (None: no house) and coins `back`.
+
+    The lowest house and half the bid (RULES.md §2 "Pass"); in the variant the first passers
+    get no house and all their coins back.
+    """
+    auction = state["auction"]
+    bid_now = state["players"][auction["turn"]]["bid"]
+    if auction["passes"] < houseless_passes(state):
+        return {"house": None, "back": bid_now}
+    return {"house": state["offer"][0], "back": cards.refund(bid_now, state["refund"])}
+
+
 def pass_(state: dict, seat: int) -> None:
-    """`seat` passes: lowest house and half the bid back (variant: the first passers all)."""
+    """`seat` (the bidder to act) passes and gets what `pass_gets` says."""
     auction = state["auction"]
     player = state["players"][seat]
-    if auction["passes"] < houseless_passes(state):
-        player["coins"] += player["bid"]
-    else:
-        back = cards.refund(player["bid"], state["refund"])
-        _spend(state, player, player["bid"] - back)
-        player["coins"] += back
+    gets = pass_gets(state)
+    _spend(state, player, player["bid"] - gets["back"])
+    player["coins"] += gets["back"]
+    if gets["house"] is not None:
         _take(player, state["offer"].pop(0))
     player["bid"] = 0
     auction["passes"] += 1
