@@ -17,20 +17,53 @@ from tests.app.live_server import free_port, request, start_server, stop
 STREAMS = 4
 #: Acknowledged moves (all streams together) before the kill.
 KILL_AFTER = 120
+#: Acknowledged moves every stream has before the kill, however the scheduler shares the CPU.
+KILL_AFTER_EACH = 5
+#: Longest wait for those acknowledgements (a loaded machine is slow, never this slow).
+ACK_WAIT_S = 300
 UNDO_CHANCE = 0.05
 CONNECTION_ERRORS = (OSError, http.client.HTTPException)
+
+
+class Acks:
+    """Acknowledgements counted per stream, so the kill waits until every stream has some."""
+
+    def __init__(self, streams):
+        self.cond = threading.Condition()
+        self.counts = [0] * streams
+        self.over = [False] * streams  # a stream whose game ended acknowledges no more
+
+    def ack(self, stream):
+        with self.cond:
+            self.counts[stream] += 1
+            self.cond.notify_all()
+
+    def end(self, stream):
+        with self.cond:
+            self.over[stream] = True
+            self.cond.notify_all()
+
+    def enough(self):
+        """KILL_AFTER in all, and KILL_AFTER_EACH from every stream still playing."""
+        pairs = zip(self.counts, self.over, strict=True)
+        each = all(count >= KILL_AFTER_EACH or over for count, over in pairs)
+        return each and sum(self.counts) >= KILL_AFTER
+
+    def wait_for_enough(self, timeout_s):
+        with self.cond:
+            return self.cond.wait_for(self.enough, timeout=timeout_s)
 
 
 class Stream(threading.Thread):
     """Plays random legal Razzia moves on one table, recording each acknowledged one."""
 
-    def __init__(self, port, table, seed, acked_total):
+    def __init__(self, port, table, seed, acks):
         super().__init__(daemon=True)
         self.port, self.table_id = port, table["id"]
         self.table = table
         self.rng = random.Random(seed)
         self.acked: dict[int, dict | None] = {}  # version -> move (None for an undo)
-        self.acked_total = acked_total
+        self.index, self.acks = seed, acks
         self.failure: BaseException | None = None
 
     def next_request(self):
@@ -49,6 +82,8 @@ class Stream(threading.Thread):
             self.play()
         except BaseException as failure:  # re-raised by the test after join()
             self.failure = failure
+        finally:
+            self.acks.end(self.index)
 
     def play(self):
         """Send moves until the server dies or the game ends."""
@@ -68,13 +103,12 @@ class Stream(threading.Thread):
             assert status == 200, table
             self.acked[table["version"]] = move
             self.table = table
-            self.acked_total.release()
+            self.acks.ack(self.index)
 
 
-def kill_after(process, acked_total):
-    """Wait for KILL_AFTER acknowledgements, then SIGKILL the server mid-stream."""
-    for _ in range(KILL_AFTER):
-        acked_total.acquire()
+def kill_after(process, acks, outcome):
+    """Wait until enough moves are acknowledged (see Acks.enough), then SIGKILL the server."""
+    outcome["enough"] = acks.wait_for_enough(ACK_WAIT_S)
     os.kill(process.pid, signal.SIGKILL)
 
 
@@ -84,17 +118,18 @@ def test_acknowledged_moves_survive_sigkill(tmp_path):
     port = free_port()
     server = start_server(instance, port, log)
     try:
-        acked_total = threading.Semaphore(0)
+        acks, outcome = Acks(STREAMS), {}
         tables = [
             request(port, "POST", "/api/tables", {"game": "razzia", "players": PLAYERS})[1]
             for _ in range(STREAMS)
         ]
-        streams = [Stream(port, table, seed, acked_total) for seed, table in enumerate(tables)]
-        killer = threading.Thread(target=kill_after, args=(server, acked_total), daemon=True)
+        streams = [Stream(port, table, seed, acks) for seed, table in enumerate(tables)]
+        killer = threading.Thread(target=kill_after, args=(server, acks, outcome), daemon=True)
         killer.start()
         for stream in streams:
             stream.start()
-        killer.join(timeout=120)
+        killer.join(timeout=ACK_WAIT_S + 10)
+        assert outcome.get("enough"), f"too few acknowledgements before the kill: {acks.counts}"
         assert server.wait(timeout=10) == -signal.SIGKILL
         for stream in streams:
             stream.join(timeout=30)
