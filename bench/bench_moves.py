@@ -39,7 +39,7 @@ def serve(port: int, instance: str) -> None:
     from flask import request
 
     from companion_app import create_app
-    from companion_app.serve import DEFAULT_THREADS
+    from companion_app.server.serve import DEFAULT_THREADS
 
     app = create_app(instance_path=instance)
 

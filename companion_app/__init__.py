@@ -17,13 +17,12 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     os.makedirs(app.instance_path, exist_ok=True)
     config.init_app(app)
 
-    from companion_app import api, api_device, errors, i18n, store, web, web_device
+    from companion_app import api, i18n, store, web
+    from companion_app.server import errors
 
     store.init_app(app)
     i18n.init_app(app)
     errors.init_app(app)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(api_device.bp)
-    app.register_blueprint(web.bp)
-    app.register_blueprint(web_device.bp)
+    api.init_app(app)
+    web.init_app(app)
     return app

@@ -6,8 +6,8 @@ import os
 import signal
 import sys
 
-from companion_app import jsonio
 from companion_app.device.commands import add_commands as add_device_commands
+from companion_app.server import jsonio
 from scoring.errors import InvalidSheet
 from scoring.sheets import score_sheet
 
@@ -52,8 +52,9 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serve with waitress (never Flask's dev server); run the box's bridge if there is a box."""
-    from companion_app import create_app, serve
+    from companion_app import create_app
     from companion_app.device import embed
+    from companion_app.server import serve
 
     instance = os.path.abspath(args.instance) if args.instance else None
     app = create_app(instance_path=instance)
@@ -85,7 +86,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def _release_long_polls_on_stop(app) -> None:
     """On Ctrl-C or SIGTERM, end the box panels' long polls first, so waitress stops at once."""
-    from companion_app.device_changes import get_feed
+    from companion_app.store.changes import get_feed
 
     def stop(signum: int, _frame: object) -> None:
         get_feed(app).close()
@@ -97,7 +98,7 @@ def _release_long_polls_on_stop(app) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with the `serve` and `score` subcommands."""
-    from companion_app.serve import DEFAULT_THREADS, LOOPBACK
+    from companion_app.server.serve import DEFAULT_THREADS, LOOPBACK
 
     parser = argparse.ArgumentParser(prog="companion", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
-from companion_app.device_changes import get_feed
+from companion_app.store.changes import get_feed
 
 CHROMIUM = "/usr/bin/chromium"
 #: Screenshots of the browser tests (gitignored), to look at after a run.

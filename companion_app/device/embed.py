@@ -9,7 +9,7 @@ import threading
 
 from companion_app.device import detect
 from companion_app.device.bridge import Bridge
-from companion_app.device_status import get_status
+from companion_app.device.status import get_status
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,8 @@
 The shell (home, new table, table page, history, box panel) calls only the names listed in
 `docs/game-views.md`; everything a game looks like lives in its module here and in
 `templates/<game>/`. A game is offered on the tablet when both its rules package and its view
-module exist.
+module exist. `forms` and `sheet_paths` are what every game's forms share. May import
+`store`, `i18n`, `config` and `scoring` (docs/architecture.md).
 """
 
 import importlib

@@ -11,9 +11,9 @@ from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
-from companion_app import sheet_paths
+from companion_app.games import sheet_paths
+from companion_app.games.forms import GENERAL_AREA, whole_number
 from companion_app.i18n import money, translate_error
-from companion_app.web_forms import GENERAL_AREA, whole_number
 from scoring.errors import InvalidSheet
 from scoring.for_sale import buying, cards
 from scoring.for_sale import selling as selling_rules

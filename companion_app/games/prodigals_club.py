@@ -10,9 +10,9 @@ from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
 from companion_app.games import prodigals_club_score, prodigals_club_text
+from companion_app.games.forms import GENERAL_AREA, whole_number
 from companion_app.games.prodigals_club_text import notice_text, tile_text
 from companion_app.store import get_store
-from companion_app.web_forms import GENERAL_AREA, whole_number
 from scoring.prodigals_club import board
 from scoring.prodigals_club.board import GAME, HYDE_PARK_PLACES, ROUNDS, SOCIETY_TOKENS
 from scoring.prodigals_club.queries import results

@@ -5,9 +5,9 @@ import re
 from flask import render_template, request
 from werkzeug.datastructures import MultiDict
 
-from companion_app import sheet_paths
+from companion_app.games import sheet_paths
+from companion_app.games.forms import whole_number
 from companion_app.i18n import translate_error
-from companion_app.web_forms import whole_number
 from scoring.errors import InvalidSheet
 from scoring.prodigals_club.board import (
     COMPETITIONS,

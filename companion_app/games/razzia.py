@@ -8,9 +8,9 @@ from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
-from companion_app import labels, web_score
-from companion_app.i18n import money
-from companion_app.web_forms import GENERAL_AREA, whole_number
+from companion_app.games import razzia_score
+from companion_app.games.forms import GENERAL_AREA, whole_number
+from companion_app.i18n import labels, money
 from scoring.razzia import cards
 
 GAME = "razzia"
@@ -18,7 +18,7 @@ TITLE = _l("Razzia!")
 MIN_PLAYERS, MAX_PLAYERS = cards.MIN_PLAYERS, cards.MAX_PLAYERS
 CATEGORY_LABELS = labels.CATEGORIES
 SCORE_ENDPOINT = "score_razzia"
-ROUTES = [("/score/razzia", SCORE_ENDPOINT, web_score.score_form, ["GET", "POST"])]
+ROUTES = [("/score/razzia", SCORE_ENDPOINT, razzia_score.score_form, ["GET", "POST"])]
 
 #: Which panel of the table page shows the refusal of each kind of move.
 AREAS = {

@@ -2,4 +2,5 @@
 
 Everything here is pure (no Flask, no store) and reads only the shared `results(state)`
 shape of docs/game-contract.md, so a new game plugs in by providing its final standings.
+May import `scoring` only (docs/architecture.md).
 """

@@ -11,7 +11,8 @@ import pytest
 import zxingcpp
 from PIL import Image
 
-from companion_app import cli, serve
+from companion_app import cli
+from companion_app.server import serve
 
 SHEET = {
     "game": "razzia",

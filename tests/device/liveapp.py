@@ -10,7 +10,7 @@ import urllib.error
 import urllib.request
 
 from companion_app import create_app
-from companion_app.device_status import get_status
+from companion_app.device.status import get_status
 from tests.live import json_request, served
 
 REQUEST_TIMEOUT_S = 10.0

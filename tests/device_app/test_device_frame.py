@@ -2,9 +2,9 @@
 
 from datetime import UTC, datetime, timedelta
 
-from companion_app import device_frame
-from companion_app.device_frame import firmware_frame as F
-from companion_app.reveal import Reveal
+from companion_app.device import frame as device_frame
+from companion_app.device.frame import firmware_frame as F
+from companion_app.store.reveals import Reveal
 
 DISPLAY = {"police": 3, "limit": 7, "round": 1, "rounds": 3, "seats": 4}
 NOW = datetime(2026, 5, 1, 20, 0, tzinfo=UTC)

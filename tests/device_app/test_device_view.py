@@ -3,7 +3,7 @@
 import threading
 import time
 
-from companion_app.device_changes import get_feed
+from companion_app.store.changes import get_feed
 from tests.device_app.conftest import TEST_LONG_POLL_S, make_app
 from tests.device_app.helpers import DeviceApi
 

@@ -2,7 +2,7 @@
 
 import time
 
-from companion_app.device_status import REMOTE_TTL_S, DeviceStatus, get_status
+from companion_app.device.status import REMOTE_TTL_S, DeviceStatus, get_status
 
 
 def followed(device) -> dict:

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from companion_app.device_frame import firmware_frame as F
-from companion_app.device_status import get_status
+from companion_app.device.frame import firmware_frame as F
+from companion_app.device.status import get_status
 from tests.device_app.conftest import make_app
 from tests.device_app.helpers import DeviceApi
 from tests.live import chromium, served

@@ -5,7 +5,7 @@ import re
 
 from flask import render_template_string
 
-from companion_app.web_device import led_css
+from companion_app.web.device import led_css
 
 INCLUDE_WITH_ID = '{% with table_id = tid %}{% include "device/_panel.html" %}{% endwith %}'
 INCLUDE_WITH_TABLE = '{% include "device/_panel.html" %}'

@@ -1,6 +1,7 @@
 """The base URL of the results QR code: COMPANION_BASE_URL, else the LAN URL of `serve --lan`."""
 
-from companion_app import create_app, serve
+from companion_app import create_app
+from companion_app.server import serve
 
 
 class FakeServer:

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from companion_app.results import history
-from companion_app.store_model import LogEntry
+from companion_app.store.model import LogEntry
 
 WHEN = datetime(2026, 11, 30, 19, 0, tzinfo=UTC)
 

@@ -7,9 +7,9 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from companion_app import reveal
 from companion_app.games import view_for
 from companion_app.store import get_store
+from companion_app.store import reveals as reveal
 from scoring.games import get_game
 from tests.results.qr_decode import decode_png
 from tests.scoring import for_sale_random, prodigals_play, prodigals_random

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion_app.results.verify import active_moves, digest_text, verification_code
-from companion_app.store_model import LogEntry
+from companion_app.store.model import LogEntry
 
 SETUP = {"players": ["Ann", "Bob", "Čeněk"]}
 MOVES = [

@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from companion_app import reveal
 from companion_app.store import get_store
+from companion_app.store import reveals as reveal
 from scoring import for_sale
 from tests.scoring.for_sale_random import random_move
 

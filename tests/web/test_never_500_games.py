@@ -3,8 +3,8 @@
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion_app import reveal
 from companion_app.store import get_store
+from companion_app.store import reveals as reveal
 from scoring.games import get_game
 from tests.web.test_prodigals_pages import NEW as KLUB_NEW
 from tests.web.test_prodigals_pages import setup_form

@@ -2,7 +2,7 @@
 
 import pytest
 
-from companion_app import sheet_paths
+from companion_app.games import sheet_paths
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ import time
 from datetime import datetime
 
 from companion_app.device.firmware import FIRMWARE_DIR, load_firmware
-from companion_app.reveal import Reveal
+from companion_app.store.reveals import Reveal
 
 _FIRMWARE = load_firmware()
 firmware_frame = _FIRMWARE.frame

@@ -6,8 +6,8 @@ players a list of names); every rule lives in `scoring`, every write in the stor
 
 from flask import Blueprint, request, url_for
 
-from companion_app import jsonio
-from companion_app.errors import ApiError
+from companion_app.server import jsonio
+from companion_app.server.errors import ApiError
 from companion_app.store import LogEntry, Table, get_store
 from scoring.games import game_names, get_game
 from scoring.sheets import score_sheet

@@ -3,11 +3,12 @@
 from flask import abort, flash, redirect, render_template, request, url_for
 from markupsafe import Markup
 
-from companion_app import web_forms, web_results
 from companion_app.games import VIEWS, view_for
+from companion_app.games.forms import parse_version
 from companion_app.i18n import translate_error
 from companion_app.results import qr
 from companion_app.store import StoreError, Table, get_store
+from companion_app.web.results import public_results_url
 from scoring.errors import RuleError
 from scoring.games import get_game
 
@@ -45,7 +46,7 @@ def table(table_id: str):
     context = _context(current)
     if context["summary"]["finished"]:
         # Generated from our own escaped text, so the SVG is trusted markup.
-        context["qr"] = Markup(qr.svg(web_results.public_results_url(table_id)))
+        context["qr"] = Markup(qr.svg(public_results_url(table_id)))
     return render_template("table.html", **context)
 
 
@@ -55,7 +56,7 @@ def move(table_id: str):
     posted = view.parse_move(request.form)
     area = view.area_of(posted)
     try:
-        get_store().apply_move(table_id, posted, web_forms.parse_version(request.form))
+        get_store().apply_move(table_id, posted, parse_version(request.form))
     except (RuleError, StoreError) as refused:
         flash(translate_error(refused), area)
         return redirect(url_for("web.table", table_id=table_id, _anchor=area), code=303)
@@ -65,7 +66,7 @@ def move(table_id: str):
 def undo(table_id: str):
     """Undo the latest active move, or flash why not; then show the history."""
     try:
-        get_store().undo(table_id, web_forms.parse_version(request.form))
+        get_store().undo(table_id, parse_version(request.form))
     except (RuleError, StoreError) as refused:
         flash(translate_error(refused), "undo")
     return redirect(url_for("web.history", table_id=table_id), code=303)

@@ -1,11 +1,15 @@
-"""Languages: Flask-Babel wired with a session choice, then the browser's preference."""
+"""Languages: Flask-Babel wired with a session choice, then the browser's preference.
+
+`labels` names the game's words in the page's language. May import `config` and `scoring`
+only (docs/architecture.md).
+"""
 
 import re
 
 from flask import Flask, current_app, request, session
 from flask_babel import Babel, format_decimal, gettext
 
-from companion_app import labels
+from companion_app.i18n import labels
 from scoring.razzia import cards
 from scoring.razzia.sheet import _plural as sheet_plural
 from scoring.razzia.text import card_name

@@ -11,10 +11,10 @@ Its script (`static/device/device.js`) keeps it live through the device API.
 from flask import Blueprint, current_app, render_template
 from flask_babel import gettext
 
-from companion_app import device_feed, reveal
-from companion_app.device_status import VIRTUAL, get_status
+from companion_app.device import feed as device_feed
+from companion_app.device.status import VIRTUAL, get_status
 from companion_app.games import VIEWS, view_for
-from companion_app.store import get_store
+from companion_app.store import get_store, reveal_gate
 from scoring.games import get_game
 
 bp = Blueprint("device_web", __name__)
@@ -79,7 +79,7 @@ def led_css(pixel: list, cap: int) -> str:
 def arm_seats(table_id: str, seat_count: int) -> tuple[list[int], bool]:
     """The seats the panel's Arm button arms: the game's pending choice, else every seat."""
     table = get_store().get(table_id)
-    pending = reveal.pending_seats(get_game(table.game), table.state)
+    pending = reveal_gate.pending_seats(get_game(table.game), table.state)
     return (pending, True) if pending else (list(range(seat_count)), False)
 
 

@@ -1,22 +1,22 @@
 """The app <-> table box API (docs/device-api.md): device view, followed table, reveals, status.
 
-Views check the request's shape and call `device_feed`, `reveal` and
-`device_status`; the rules of a reveal live in `scoring.reveal`. Errors are the API's usual
-`{"error": "<sentence>"}` with a 4xx (companion_app/errors.py); a press for a reveal that is
-over is a 409.
+Views check the request's shape and call `device.feed`, `store.reveals` and
+`device.status`; the rules of a reveal live in `scoring.reveal`. Errors are the API's usual
+`{"error": "<sentence>"}` with a 4xx (companion_app/server/errors.py); a press for a reveal
+that is over is a 409. Every successful write wakes the waiting long polls.
 """
 
-from flask import Blueprint, current_app, request
+from flask import Blueprint, Response, current_app, request
 
-from companion_app import device_feed, reveal
-from companion_app.api import object_body
-from companion_app.device_changes import notify_after_write, wait_for_change
-from companion_app.device_status import REMOTE_TTL_S, get_status
-from companion_app.errors import ApiError
+from companion_app.api.tables import object_body
+from companion_app.device import feed as device_feed
+from companion_app.device.status import REMOTE_TTL_S, get_status
+from companion_app.server.errors import ApiError
+from companion_app.store import reveals
+from companion_app.store.changes import notify_app, wait_for_change
 from scoring.reveal import StaleReveal
 
 bp = Blueprint("api_device", __name__, url_prefix="/api")
-bp.after_app_request(notify_after_write)
 
 BAD_REQUEST, CONFLICT, CREATED = 400, 409, 201
 #: Longest etag accepted in ?wait= (ours are far shorter; anything longer is not one of ours).
@@ -25,6 +25,24 @@ STATUS_FIELDS = ("mode", "connected", "port", "hello", "last_seen_ms")
 FOLLOW_EXAMPLE = 'Send {"table": "<table id>"}, or {"table": null} for the default.'
 PRESS_EXAMPLE = '{"id": <reveal id>, "seat": <seat>}'
 ARM_EXAMPLE = "seats: missing; send the seats that must choose, like [0, 2, 3]."
+#: Request methods that write; a successful one wakes every waiting poll.
+WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+#: Statuses below this are successes (a refused write changed nothing).
+FIRST_ERROR_STATUS = 400
+#: Writes that never change what the box shows (a remote bridge PUTs its status every second).
+QUIET_ENDPOINTS = frozenset({"api_device.put_device_status", "web.language"})
+
+
+@bp.after_app_request
+def notify_after_write(response: Response) -> Response:
+    """After-request hook: a successful write request may have changed what the box shows."""
+    if (
+        request.method in WRITE_METHODS
+        and response.status_code < FIRST_ERROR_STATUS
+        and request.endpoint not in QUIET_ENDPOINTS
+    ):
+        notify_app()
+    return response
 
 
 @bp.errorhandler(StaleReveal)
@@ -90,7 +108,7 @@ def arm_reveal(table_id: str) -> tuple[dict, int]:
     body = object_body()
     if "seats" not in body:
         raise ApiError(BAD_REQUEST, ARM_EXAMPLE)
-    reveal.arm(table_id, body["seats"])
+    reveals.arm(table_id, body["seats"])
     return device_feed.device_body(table_id), CREATED
 
 
@@ -101,14 +119,14 @@ def press_reveal(table_id: str) -> dict:
     for field in ("id", "seat"):
         if field not in body:
             raise ApiError(BAD_REQUEST, f"{field}: missing; send {PRESS_EXAMPLE}.")
-    _, duplicate = reveal.press(table_id, body["id"], body["seat"])
+    _, duplicate = reveals.press(table_id, body["id"], body["seat"])
     return {**device_feed.device_body(table_id), "duplicate": duplicate}
 
 
 @bp.delete("/tables/<table_id>/reveal")
 def disarm_reveal(table_id: str) -> dict:
     """No reveal any more (answers the same when none was armed)."""
-    reveal.disarm(table_id)
+    reveals.disarm(table_id)
     return device_feed.device_body(table_id)
 
 

@@ -2,13 +2,12 @@
 
 import re
 
-from flask import render_template, request, url_for
+from flask import render_template, request
 from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
-from companion_app import labels, sheet_paths
-from companion_app.games import VIEWS, view_for
-from companion_app.i18n import translate_error
+from companion_app.games import sheet_paths
+from companion_app.i18n import labels, translate_error
 from scoring.errors import InvalidSheet
 from scoring.razzia import cards
 from scoring.razzia.sheet import COUNT_FIELDS
@@ -125,14 +124,3 @@ def score_form():
         businesses=cards.BUSINESSES,
         field_name=field_name,
     ), (400 if error else 200)
-
-
-def choose_calculator():
-    """Links to the score-sheet form of every game that has one."""
-    views = [view_for(game) for game in VIEWS]
-    calculators = [
-        (view.TITLE, url_for(f"web.{view.SCORE_ENDPOINT}"))
-        for view in views
-        if getattr(view, "SCORE_ENDPOINT", None)
-    ]
-    return render_template("score_choice.html", calculators=calculators)

@@ -7,8 +7,8 @@ can be recomputed with two small queries while a long poll waits.
 
 import json
 
-from companion_app import db, device_frame, reveal
-from companion_app.store import TableNotFound, get_store
+from companion_app.device import frame as device_frame
+from companion_app.store import TableNotFound, db, get_store, reveals
 from scoring.games import get_game
 
 #: settings key of the table the box follows (a table id).
@@ -27,14 +27,14 @@ def table_etag(table_id: str) -> str:
     row = db.get_db().execute("SELECT version FROM tables WHERE id = ?", (table_id,)).fetchone()
     if row is None:
         raise TableNotFound(table_id)
-    return make_etag(row["version"], reveal.current_and_tag(table_id)[1])
+    return make_etag(row["version"], reveals.current_and_tag(table_id)[1])
 
 
 def device_body(table_id: str) -> dict:
     """The device view of a table: display, reveal, player names, version and etag."""
     table = get_store().get(table_id)
     rules = get_game(table.game)
-    current, tag = reveal.current_and_tag(table_id)
+    current, tag = reveals.current_and_tag(table_id)
     return {
         "table": table.id,
         "version": table.version,
@@ -48,7 +48,7 @@ def device_body(table_id: str) -> dict:
 def frame_body(table_id: str) -> dict:
     """The panel's view of a table: the firmware-rendered pixels, seat states and reveal."""
     table = get_store().get(table_id)
-    current, tag = reveal.current_and_tag(table_id)
+    current, tag = reveals.current_and_tag(table_id)
     display = get_game(table.game).device_display(table.state)
     return {
         "table": table.id,

@@ -15,22 +15,13 @@ from datetime import UTC, datetime
 
 from flask import Flask, current_app
 
-from companion_app import db
-from companion_app.state_cache import StateCache
-from companion_app.store_model import LogEntry, StaleVersion, StoreError, Table, TableNotFound
+from companion_app.store import db, reveal_gate
+from companion_app.store.model import LogEntry, StaleVersion, Table, TableNotFound
+from companion_app.store.state_cache import StateCache
 from scoring.errors import N_, IllegalMove, InvalidSetup, RuleError
 from scoring.games import get_game
 
-__all__ = [
-    "LogEntry",
-    "StaleVersion",
-    "Store",
-    "StoreError",
-    "Table",
-    "TableNotFound",
-    "get_store",
-    "init_app",
-]
+__all__ = ["Store", "get_store", "init_app"]
 
 _EXTENSION = "companion_store"
 #: Table ids: lowercase letters and digits that cannot be misread (no 0/o, 1/l/i).
@@ -115,12 +106,11 @@ class Store:
             head = self._fresh_head(conn, table_id, expected_version)
             rules = get_game(head["game"])
             state = self._state_at(conn, head, head["version"])
-            gate = _reveal_gate()
-            gate.require_locked_in(conn, table_id, rules, state)
+            reveal_gate.require_locked_in(conn, table_id, rules, state)
             completed = rules.complete_move(state, move, self._rng)
             new_state = rules.apply(state, completed)
             table = self._append(conn, head, ("move", completed, None), new_state)
-            gate.follow_move(conn, table_id, rules, state, table.state)
+            reveal_gate.follow_move(conn, table_id, rules, state, table.state)
         self._cache.put((table.id, table.version), table.state)
         return table
 
@@ -135,7 +125,7 @@ class Store:
                 raise RuleError(N_("Nothing to undo."))
             state = self._state_at(conn, head, target - 1)
             table = self._append(conn, head, ("undo", None, target), state)
-            _reveal_gate().follow_undo(conn, table_id, get_game(head["game"]), table.state)
+            reveal_gate.follow_undo(conn, table_id, get_game(head["game"]), table.state)
         self._cache.put((table.id, table.version), table.state)
         return table
 
@@ -276,13 +266,6 @@ def _make_table(
         updated_at=datetime.fromisoformat(updated_at),
         finished=finished,
     )
-
-
-def _reveal_gate():
-    """The reveal module, which arms and checks reveals in the move's own transaction."""
-    from companion_app import reveal  # reveal imports this module, so import it on use
-
-    return reveal
 
 
 def get_store() -> Store:

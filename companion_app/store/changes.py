@@ -1,28 +1,22 @@
 """Wake-ups for long polls: a Condition every write in this process notifies.
 
 Writes made through HTTP in this process (moves, undos, reveals, the followed table) notify
-after their response is ready, so a waiting `?wait=` poll answers at once. Writes from other
-processes (a second app process, a CLI) are seen by the waiter's own database re-check every
-`DEVICE_RECHECK_S` seconds. Waiting is bounded by `DEVICE_LONG_POLL_S`, so a waitress thread
-is never held for longer.
+after their response is ready (`companion_app.api.device`'s after-request hook), so a
+waiting `?wait=` poll answers at once. Writes from other processes (a second app process, a
+CLI) are seen by the waiter's own database re-check every `DEVICE_RECHECK_S` seconds.
+Waiting is bounded by `DEVICE_LONG_POLL_S`, so a waitress thread is never held for longer.
 """
 
 import threading
 import time
 from collections.abc import Callable
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, current_app
 
 #: Longest a long poll holds its worker thread (docs/device-api.md: 20 s).
 DEFAULT_LONG_POLL_S = 20.0
 #: How often a waiting poll re-reads the database for changes made by other processes.
 DEFAULT_RECHECK_S = 0.5
-#: Request methods that write; a successful one wakes every waiting poll.
-WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-#: Statuses below this are successes (a refused write changed nothing).
-FIRST_ERROR_STATUS = 400
-#: Writes that never change what the box shows (a remote bridge PUTs its status every second).
-QUIET_ENDPOINTS = frozenset({"api_device.put_device_status", "web.language"})
 _EXTENSION = "companion_device_changes"
 
 
@@ -88,14 +82,3 @@ def wait_for_change(etag: Callable[[], str], seen_etag: str) -> str:
         if current != seen_etag or left <= 0 or feed.closed:
             return current
         feed.wait(generation, min(recheck_s, left))
-
-
-def notify_after_write(response: Response) -> Response:
-    """After-request hook: a successful write request may have changed what the box shows."""
-    if (
-        request.method in WRITE_METHODS
-        and response.status_code < FIRST_ERROR_STATUS
-        and request.endpoint not in QUIET_ENDPOINTS
-    ):
-        notify_app()
-    return response

@@ -1,0 +1,21 @@
+"""Everything kept in SQLite: tables and their move logs, reveals, the change feed for long polls.
+
+Imports only `scoring` and `companion_app.config` (docs/architecture.md); everything above it
+reaches the database through here. `companion_app.store.tables` is the event log,
+`reveal_gate` the reveal checks a move passes in its own transaction, `reveals` arming and
+pressing on their own, `changes` the wake-ups of waiting polls.
+"""
+
+from companion_app.store.model import LogEntry, StaleVersion, StoreError, Table, TableNotFound
+from companion_app.store.tables import Store, get_store, init_app
+
+__all__ = [
+    "LogEntry",
+    "StaleVersion",
+    "Store",
+    "StoreError",
+    "Table",
+    "TableNotFound",
+    "get_store",
+    "init_app",
+]

@@ -1,0 +1,46 @@
+"""The tablet pages' blueprint: its URL map, the language switch and the page globals."""
+
+from flask import Blueprint, redirect, request, url_for
+
+from companion_app import i18n
+from companion_app.games import VIEWS, view_for
+from companion_app.i18n import labels
+from companion_app.web import home, results, score, tables
+
+bp = Blueprint("web", __name__)
+
+
+@bp.app_context_processor
+def page_globals() -> dict:
+    """Names every page template may use."""
+    return {"labels": labels}
+
+
+def language():
+    """Remember the CS | EN choice and go back to the page it was made on."""
+    i18n.set_language(request.form.get("lang", ""))
+    target = request.form.get("next", "")
+    if not target.startswith("/") or target.startswith("//"):
+        target = url_for("web.home")
+    return redirect(target.rstrip("?"), code=303)
+
+
+bp.add_url_rule("/lang", view_func=language, methods=["POST"])
+bp.add_url_rule("/", "home", home.home)
+bp.add_url_rule("/tables/new", "choose_game", home.choose_game)
+bp.add_url_rule("/tables/new/<game>", "new_table", home.new_table, methods=["GET", "POST"])
+bp.add_url_rule("/tables/<table_id>", "table", tables.table)
+bp.add_url_rule("/tables/<table_id>/moves", "move", tables.move, methods=["POST"])
+bp.add_url_rule("/tables/<table_id>/undo", "undo", tables.undo, methods=["POST"])
+bp.add_url_rule("/tables/<table_id>/history", "history", tables.history)
+bp.add_url_rule("/tables/<table_id>/results", "results", results.results)
+bp.add_url_rule("/tables/<table_id>/print/<paper>", "results_print", results.print_results)
+bp.add_url_rule("/tables/<table_id>/qr/<kind>.<fmt>", "results_qr", results.qr_image)
+bp.add_url_rule("/tables/<table_id>/export.json", "export_game", results.export_game)
+bp.add_url_rule("/history", "games_history", results.games_history)
+bp.add_url_rule("/history.csv", "history_csv", results.history_csv)
+bp.add_url_rule("/score", "score", score.choose_calculator)
+
+for _game in VIEWS:
+    for _rule, _endpoint, _view, _methods in view_for(_game).ROUTES:
+        bp.add_url_rule(_rule, _endpoint, _view, methods=_methods)
