@@ -1,4 +1,7 @@
-"""QR codes as standalone SVG text and PNG bytes (no image library needed at run time)."""
+"""QR codes as standalone SVG text and PNG bytes (no image library needed at run time).
+
+qrcode's own SVG and PNG factories were weighed and kept out (docs/architecture.md, "QR codes").
+"""
 
 import struct
 import zlib
