@@ -1,4 +1,4 @@
-"""Everything kept in SQLite: tables and their move logs, reveals, the change feed for long polls.
+"""The app's memory: tables, move logs, reveals and settings in SQLite; wake-ups of long polls.
 
 Imports only `scoring` and `companion_app.config` (docs/architecture.md); everything above it
 reaches the database through here. `companion_app.store.tables` is the event log,

