@@ -6,19 +6,18 @@ what the state already says for the templates in `templates/for_sale/`.
 
 import re
 
-from flask import render_template, request
+from flask import render_template
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
 from companion_app.games import sheet_paths
-from companion_app.games.forms import GENERAL_AREA, whole_number
+from companion_app.games.forms import GENERAL_AREA, score_posted, whole_number
 from companion_app.i18n import money, translate_error
 from scoring.errors import InvalidSheet
 from scoring.for_sale import buying, cards
 from scoring.for_sale import selling as selling_rules
 from scoring.for_sale.results import results
-from scoring.sheets import score_sheet
 
 GAME = "for_sale"
 TITLE = _l("For Sale")
@@ -228,7 +227,7 @@ def build_sheet(form: MultiDict) -> tuple[dict, list[int]]:
     return {"game": GAME, "players": players}, columns
 
 
-def _refusal(refused: InvalidSheet, columns: list[int]) -> dict:
+def _refusal(_form: MultiDict, refused: InvalidSheet, columns: list[int]) -> dict:
     """Which form field the refusal belongs to and its sentence without the JSON path."""
     message = translate_error(refused)
     found = sheet_paths.player_field(str(refused), columns)
@@ -239,14 +238,7 @@ def _refusal(refused: InvalidSheet, columns: list[int]) -> dict:
 
 def score_form():
     """The For Sale calculator: type checks and coins, get money, ranks and winners."""
-    form = request.form if request.method == "POST" else MultiDict()
-    result, error = None, None
-    if request.method == "POST":
-        sheet, columns = build_sheet(form)
-        try:
-            result = score_sheet(sheet)
-        except InvalidSheet as refused:
-            error = _refusal(refused, columns)
+    form, result, error = score_posted(build_sheet, _refusal)
     page = render_template(
         "for_sale/score.html",
         form=form,

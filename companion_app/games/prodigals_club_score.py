@@ -2,11 +2,11 @@
 
 import re
 
-from flask import render_template, request
+from flask import render_template
 from werkzeug.datastructures import MultiDict
 
 from companion_app.games import sheet_paths
-from companion_app.games.forms import whole_number
+from companion_app.games.forms import score_posted, whole_number
 from companion_app.i18n import translate_error
 from scoring.errors import InvalidSheet
 from scoring.prodigals_club.board import (
@@ -16,7 +16,6 @@ from scoring.prodigals_club.board import (
     MAX_PLAYERS,
     PLAYABLE,
 )
-from scoring.sheets import score_sheet
 
 KINDS = ("final", "hyde_park", "handicaps")
 
@@ -94,22 +93,20 @@ def error_field(message: str, kind: str, columns: list[int]) -> str:
     return f"{kind}.{sheet_paths.top_key(message) or 'sheet'}"
 
 
+def _refusal(form: MultiDict, refused: InvalidSheet, columns: list[int]) -> dict:
+    """Which field of the posted calculator the refusal belongs to, and its sentences."""
+    message = translate_error(refused)
+    return {
+        "field": error_field(str(refused), form.get("kind", "final"), columns),
+        "message": message,
+        "short": sheet_paths.without_path(message),
+    }
+
+
 def score_form():
     """Show the three calculators; on POST score the submitted one or say why not."""
-    form = request.form if request.method == "POST" else MultiDict()
-    result, error = None, None
+    form, result, error = score_posted(build_sheet, _refusal)
     kind = form.get("kind", "final")
-    if request.method == "POST":
-        sheet, columns = build_sheet(form)
-        try:
-            result = score_sheet(sheet)
-        except InvalidSheet as refused:
-            message = translate_error(refused)
-            error = {
-                "field": error_field(str(refused), kind, columns),
-                "message": message,
-                "short": sheet_paths.without_path(message),
-            }
     page = render_template(
         "prodigals_club/score.html",
         form=form,

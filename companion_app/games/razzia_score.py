@@ -2,16 +2,16 @@
 
 import re
 
-from flask import render_template, request
+from flask import render_template
 from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
 from companion_app.games import sheet_paths
+from companion_app.games.forms import score_posted
 from companion_app.i18n import labels, translate_error
 from scoring.errors import InvalidSheet
 from scoring.razzia import cards
 from scoring.razzia.sheet import COUNT_FIELDS
-from scoring.sheets import score_sheet
 
 #: Columns on the form; blank columns are left out of the sheet.
 PLAYER_COLUMNS = cards.MAX_PLAYERS
@@ -103,14 +103,7 @@ def error_field(message: str, columns: list[int]) -> str:
 
 def score_form():
     """Show the calculator; on POST score the typed sheet or show why it is refused."""
-    form = request.form if request.method == "POST" else MultiDict()
-    result, error = None, None
-    if request.method == "POST":
-        sheet, columns = build_sheet(form)
-        try:
-            result = score_sheet(sheet)
-        except InvalidSheet as refused:
-            error = _refusal(form, refused, columns)
+    form, result, error = score_posted(build_sheet, _refusal)
     return render_template(
         "score.html",
         form=form,
