@@ -28,6 +28,15 @@ class Config:
         self.BASE_URL = os.environ.get("COMPANION_BASE_URL", "")
         #: Where the games are played, sent along with the BG Stats play import.
         self.LOCATION = os.environ.get("COMPANION_LOCATION", "")
+        #: More names this companion answers to, comma separated (e.g. "games.lan, pi");
+        #: loopback, the machine's name (and name.local), its IP addresses and the host of
+        #: BASE_URL always work; ".lan" allows every name under lan; "*" turns the check off.
+        #: Other Host headers (DNS rebinding) get a 400 (server/guard.py).
+        self.ALLOWED_HOSTS = os.environ.get("COMPANION_ALLOWED_HOSTS", "")
+        #: The session cookie (the language choice) is not sent along with cross-site posts
+        #: and is out of reach of scripts.
+        self.SESSION_COOKIE_SAMESITE = "Lax"
+        self.SESSION_COOKIE_HTTPONLY = True
         self.BABEL_DEFAULT_LOCALE = "en"
         self.LANGUAGES = ("cs", "en")
 

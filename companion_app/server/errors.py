@@ -79,6 +79,12 @@ def _http_message(error: HTTPException) -> str:
     return error.description or error.name
 
 
+def refuse(status: int, template: str, **params: object) -> Response:
+    """A refusal made before any view ran (server/guard.py): English JSON, translated page."""
+    message = template.format(**params)
+    return _respond(status, message, translated=gettext(template).format(**params))
+
+
 def handle_http(error: HTTPException) -> Response:
     """Unknown URLs, wrong methods, oversize bodies and other HTTP-level refusals."""
     response = _respond(error.code or BAD_REQUEST, _http_message(error))

@@ -5,6 +5,7 @@ from flask import Blueprint, redirect, request, url_for
 from companion_app import i18n
 from companion_app.games import VIEWS, view_for
 from companion_app.i18n import labels
+from companion_app.server.guard import local_target
 from companion_app.web import home, results, score, tables
 
 bp = Blueprint("web", __name__)
@@ -19,9 +20,7 @@ def page_globals() -> dict:
 def language():
     """Remember the CS | EN choice and go back to the page it was made on."""
     i18n.set_language(request.form.get("lang", ""))
-    target = request.form.get("next", "")
-    if not target.startswith("/") or target.startswith("//"):
-        target = url_for("web.home")
+    target = local_target(request.form.get("next", "")) or url_for("web.home")
     return redirect(target.rstrip("?"), code=303)
 
 

@@ -1,0 +1,198 @@
+"""What every request passes before any view runs, and the headers every answer carries.
+
+- **Host** (DNS rebinding): the name a request was sent to must be this machine's:
+  loopback, the host of COMPANION_BASE_URL, the machine's name and its `.local` form, an IP
+  address of this machine, or a name in COMPANION_ALLOWED_HOSTS; anything else is a 400.
+- **Cross-origin writes** (CSRF), the algorithm of Go 1.25's net/http CrossOriginProtection:
+  GET, HEAD and OPTIONS pass; any other method passes when `Sec-Fetch-Site` says
+  `same-origin` or `none`, or, when a browser sends no `Sec-Fetch-Site`, when `Origin` is
+  the request's own origin; a request with neither header is not from a browser (curl, the
+  box bridge) and passes. Anything else is a 403.
+- **Headers**: a Content-Security-Policy without inline script, no framing, nosniff, no
+  referrer to other sites (SECURITY_HEADERS).
+- `local_target(path)`: a redirect target only when it is one of the app's own pages.
+
+Why and what is left to the rights model: docs/security.md.
+"""
+
+import ipaddress
+import socket
+from collections.abc import Iterable
+from urllib.parse import urlsplit
+
+from flask import Flask, Response, current_app, request
+from werkzeug.exceptions import HTTPException
+from werkzeug.urls import iri_to_uri
+
+from companion_app.server.errors import refuse
+from scoring.errors import N_
+
+BAD_REQUEST, FORBIDDEN = 400, 403
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: Sec-Fetch-Site values of a request made by our own page, or typed by the user.
+TRUSTED_FETCH_SITES = frozenset({"same-origin", "none"})
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+#: How a machine's name is announced on the LAN by mDNS (Bonjour, Avahi).
+MDNS_SUFFIX = ".local"
+#: COMPANION_ALLOWED_HOSTS entry that turns the host check off (behind a proxy that checks).
+ANY_HOST = "*"
+#: Longest host name quoted back in a refusal.
+SHOWN_HOST = 80
+#: Only the app's own pages are redirect targets, never its static files.
+STATIC_ENDPOINT = "static"
+
+CROSS_ORIGIN = N_(
+    "This change came from another web site and was refused; nothing was changed. "
+    "Make it on the companion's own page."
+)
+FOREIGN_HOST = N_(
+    "This companion does not answer to the name {host}. Open it at the address that "
+    "`companion serve` prints, or add the name to COMPANION_ALLOWED_HOSTS."
+)
+
+#: Inline scripts are refused; style attributes are allowed because the box panel paints its
+#: LEDs with `style="--led: rgb(...)"` (docs/security.md); <style> elements are refused.
+CONTENT_SECURITY_POLICY = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "style-src-attr 'unsafe-inline'",
+        "img-src 'self'",
+        "connect-src 'self'",
+        "frame-ancestors 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "object-src 'none'",
+    )
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+}
+
+
+def hostname_of(host: str) -> str:
+    """The name or address in a Host value: port dropped, brackets off, lower case."""
+    if host.startswith("["):
+        name = host[1:].partition("]")[0]
+    elif host.count(":") == 1:
+        name = host.partition(":")[0]
+    else:
+        name = host  # a name without a port, or a bare IPv6 address
+    return name.lower().removesuffix(".")
+
+
+def configured_hosts(value: str | Iterable[str]) -> set[str]:
+    """COMPANION_ALLOWED_HOSTS ("a, b.lan") or a list of names, as lower-case names."""
+    names = value.split(",") if isinstance(value, str) else value
+    return {name.strip().lower().removesuffix(".") for name in names if name.strip()}
+
+
+def machine_names() -> set[str]:
+    """This machine's name, its first label and the `.local` name mDNS announces."""
+    machine = socket.gethostname().lower().removesuffix(".")
+    if not machine:
+        return set()
+    short = machine.partition(".")[0]
+    return {machine, short, short + MDNS_SUFFIX}
+
+
+def allowed_names(app: Flask) -> set[str]:
+    """Names always accepted: loopback, COMPANION_BASE_URL's host, this machine, the config."""
+    names = set(LOOPBACK_NAMES) | machine_names()
+    base = urlsplit(app.config.get("BASE_URL") or "").hostname
+    if base:
+        names.add(base.removesuffix("."))
+    return names | configured_hosts(app.config.get("ALLOWED_HOSTS") or ())
+
+
+def own_address(name: str) -> bool:
+    """True if `name` is an IP address of this machine (a socket can be bound to it)."""
+    try:
+        address = ipaddress.ip_address(name.partition("%")[0])
+    except ValueError:
+        return False
+    if address.is_loopback:
+        return True
+    if address.is_unspecified or address.is_multicast:
+        return False
+    family = socket.AF_INET6 if address.version == 6 else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.bind((str(address), 0))
+    except OSError:  # EADDRNOTAVAIL: another machine's address
+        return False
+    return True
+
+
+def host_allowed(app: Flask, name: str) -> bool:
+    """True if a request sent to `name` (from hostname_of) is meant for this companion."""
+    names = allowed_names(app)
+    if ANY_HOST in names or name in names or own_address(name):
+        return True
+    return any(allowed.startswith(".") and name.endswith(allowed) for allowed in names)
+
+
+def cross_origin() -> bool:
+    """True for a write a browser sent from another origin (Go's CrossOriginProtection)."""
+    if request.method in SAFE_METHODS:
+        return False
+    site = request.headers.get("Sec-Fetch-Site", "")
+    if site:
+        return site not in TRUSTED_FETCH_SITES
+    origin = request.headers.get("Origin", "")
+    if not origin:
+        return False  # neither header: not a browser, or a same-origin request of an old one
+    own = f"{request.scheme}://{request.host}"
+    return origin.lower() != own.lower()
+
+
+def check_request() -> Response | None:
+    """Before-request hook: refuse a foreign Host (400) or a cross-origin write (403)."""
+    if "Host" in request.headers:  # HTTP/1.0 clients may send none; browsers always do
+        name = hostname_of(request.host)  # "" when the header has invalid characters
+        if not name or not host_allowed(current_app, name):
+            shown = request.headers["Host"][:SHOWN_HOST]
+            return refuse(BAD_REQUEST, FOREIGN_HOST, host=shown)
+    if cross_origin():
+        return refuse(FORBIDDEN, CROSS_ORIGIN)
+    return None
+
+
+def add_security_headers(response: Response) -> Response:
+    """After-request hook: the headers of SECURITY_HEADERS on every answer."""
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+def local_target(target: str) -> str | None:
+    """`target` if it is a path to one of the app's own GET pages, else None (never off-site).
+
+    Browsers drop tabs and newlines from URLs and read a backslash as a slash, so
+    `/<TAB>/evil.example` and `/\\evil.example` would leave the site: anything with
+    whitespace, control characters or backslashes is refused, as are `//host` and `.` or
+    `..` segments; what is left must match a page route of the app's URL map.
+    """
+    if not target.startswith("/") or target.startswith("//"):
+        return None
+    if any(char == "\\" or char.isspace() or not char.isprintable() for char in target):
+        return None
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or {".", ".."} & set(parts.path.split("/")):
+        return None
+    try:
+        endpoint, _ = current_app.url_map.bind("localhost").match(parts.path, method="GET")
+    except HTTPException:  # no such page, not a GET page, or a redirect (trailing slash)
+        return None
+    return None if endpoint == STATIC_ENDPOINT else iri_to_uri(target)
+
+
+def init_app(app: Flask) -> None:
+    """Register the host and cross-origin checks and the response headers."""
+    app.before_request(check_request)
+    app.after_request(add_security_headers)
