@@ -16,12 +16,12 @@ from companion_app.store import get_store
 from scoring.games import get_game
 
 NOT_FINISHED = 409
-#: Printouts: paper key -> (CSS page size, page margin, layout class).
+#: Printouts: paper key -> layout class; the page size and margins are in static/print/<key>.css.
 PAPERS = {
-    "a4": ("A4", "12mm", "sheet"),
-    "letter": ("letter", "12mm", "sheet"),
-    "80mm": ("80mm 297mm", "3mm 4mm", "receipt receipt-80"),
-    "58mm": ("58mm 297mm", "2mm 3mm", "receipt receipt-58"),
+    "a4": "sheet",
+    "letter": "sheet",
+    "80mm": "receipt receipt-80",
+    "58mm": "receipt receipt-58",
 }
 QR_KINDS = ("link", "bgstats")
 SHOWN_TIME = "%Y-%m-%d %H:%M"
@@ -169,14 +169,8 @@ def print_results(table_id: str, paper: str):
     found = Finished(table_id)
     if not found.finished:
         return _pending(found)
-    size, margin, layout = PAPERS[paper]
     return render_template(
-        "print_results.html",
-        **found.context(),
-        paper=paper,
-        page_size=size,
-        page_margin=margin,
-        layout=layout,
+        "print_results.html", **found.context(), paper=paper, layout=PAPERS[paper]
     )
 
 

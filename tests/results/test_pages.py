@@ -117,7 +117,10 @@ def test_printouts_set_their_paper_size(client, finished, paper):
     """Each printout asks for its page size and carries both QR images."""
     html = page(client, f"/tables/{finished}/print/{paper}")
     size = {"a4": "A4", "letter": "letter", "80mm": "80mm 297mm", "58mm": "58mm 297mm"}[paper]
-    assert f"@page {{ size: {size};" in html
+    sheet = f"/static/print/{paper}.css"
+    assert f'href="{sheet}"' in html and "<style" not in html
+    with client.get(sheet) as response:  # a static file: close it
+        assert f"@page {{ size: {size};" in response.get_data(as_text=True)
     assert f"/tables/{finished}/qr/link.png" in html
     assert f"/tables/{finished}/qr/bgstats.png" in html
 
