@@ -8,6 +8,9 @@
   `same-origin` or `none`, or, when a browser sends no `Sec-Fetch-Site`, when `Origin` is
   the request's own origin; a request with neither header is not from a browser (curl, the
   box bridge) and passes. Anything else is a 403.
+- **JSON writes**: POST, PUT and PATCH under /api must say Content-Type: application/json
+  (415 otherwise), body or not: the content types a page on another site may post
+  without asking first (text/plain, forms) never reach the API.
 - **Headers**: a Content-Security-Policy without inline script, no framing, nosniff, no
   referrer to other sites (SECURITY_HEADERS).
 - `local_target(path)`: a redirect target only when it is one of the app's own pages.
@@ -24,11 +27,13 @@ from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.urls import iri_to_uri
 
-from companion_app.server.errors import refuse
+from companion_app.server.errors import API_PREFIX, refuse
 from scoring.errors import N_
 
-BAD_REQUEST, FORBIDDEN = 400, 403
+BAD_REQUEST, FORBIDDEN, UNSUPPORTED_MEDIA_TYPE = 400, 403, 415
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: API methods that must declare a JSON body (DELETE carries none and is never "simple").
+JSON_WRITES = frozenset({"POST", "PUT", "PATCH"})
 #: Sec-Fetch-Site values of a request made by our own page, or typed by the user.
 TRUSTED_FETCH_SITES = frozenset({"same-origin", "none"})
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
@@ -45,6 +50,7 @@ CROSS_ORIGIN = N_(
     "This change came from another web site and was refused; nothing was changed. "
     "Make it on the companion's own page."
 )
+NOT_JSON = "Send the body as JSON with the header Content-Type: application/json."
 FOREIGN_HOST = N_(
     "This companion does not answer to the name {host}. Open it at the address that "
     "`companion serve` prints, or add the name to COMPANION_ALLOWED_HOSTS."
@@ -151,8 +157,15 @@ def cross_origin() -> bool:
     return origin.lower() != own.lower()
 
 
+def not_json_write() -> bool:
+    """True for a write to an existing API route whose body is not declared as JSON."""
+    under_api = request.path.startswith(API_PREFIX + "/")
+    routed = request.url_rule is not None  # unknown paths and methods keep their 404 / 405
+    return under_api and routed and request.method in JSON_WRITES and not request.is_json
+
+
 def check_request() -> Response | None:
-    """Before-request hook: refuse a foreign Host (400) or a cross-origin write (403)."""
+    """Before-request hook: a foreign Host (400), a cross-origin write (403), non-JSON (415)."""
     if "Host" in request.headers:  # HTTP/1.0 clients may send none; browsers always do
         name = hostname_of(request.host)  # "" when the header has invalid characters
         if not name or not host_allowed(current_app, name):
@@ -160,6 +173,8 @@ def check_request() -> Response | None:
             return refuse(BAD_REQUEST, FOREIGN_HOST, host=shown)
     if cross_origin():
         return refuse(FORBIDDEN, CROSS_ORIGIN)
+    if not_json_write():
+        return refuse(UNSUPPORTED_MEDIA_TYPE, NOT_JSON)
     return None
 
 
@@ -193,6 +208,6 @@ def local_target(target: str) -> str | None:
 
 
 def init_app(app: Flask) -> None:
-    """Register the host and cross-origin checks and the response headers."""
+    """Register the request checks and the response headers."""
     app.before_request(check_request)
     app.after_request(add_security_headers)
