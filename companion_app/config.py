@@ -37,6 +37,9 @@ class Config:
         #: and is out of reach of scripts.
         self.SESSION_COOKIE_SAMESITE = "Lax"
         self.SESSION_COOKIE_HTTPONLY = True
+        #: Requests from this computer (loopback) may change every table, as its owner
+        #: could edit the database anyway; "0" makes this computer a plain viewer too.
+        self.LOCAL_IS_HOST = os.environ.get("COMPANION_LOCAL_IS_HOST", "1") != "0"
         self.BABEL_DEFAULT_LOCALE = "en"
         self.LANGUAGES = ("cs", "en")
 

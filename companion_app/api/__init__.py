@@ -6,9 +6,22 @@ May import `server`, `device`, `store`, `i18n`, `config` and `scoring` (docs/arc
 from flask import Flask
 
 from companion_app.api import device, tables
+from companion_app.server import rights
+
+#: The rights each API write needs; undeclared ones need edit rights on the table in the URL.
+POLICIES = {
+    "api.create_table": rights.OPEN,  # its creator becomes the host
+    "api.post_score": rights.OPEN,  # the calculator stores nothing
+    "api.abandon_table": rights.HOST_ONLY,
+    "api_device.press_reveal": rights.BOX_OR_EDIT,
+    "api_device.put_device_status": rights.BOX,
+    "api_device.put_followed": rights.IN_VIEW,  # rights on the table it points the box at
+}
 
 
 def init_app(app: Flask) -> None:
-    """Register the API's blueprints."""
+    """Register the API's blueprints and the rights their writes need."""
     app.register_blueprint(tables.bp)
     app.register_blueprint(device.bp)
+    for endpoint, policy in POLICIES.items():
+        rights.declare(app, endpoint, policy)

@@ -6,7 +6,7 @@ players a list of names); every rule lives in `scoring`, every write in the stor
 
 from flask import Blueprint, request, url_for
 
-from companion_app.server import jsonio
+from companion_app.server import jsonio, rights
 from companion_app.server.errors import ApiError
 from companion_app.store import LogEntry, Table, get_store
 from scoring.games import game_names, get_game
@@ -72,6 +72,7 @@ def table_json(table: Table) -> dict:
         "game": table.game,
         "version": table.version,
         "finished": table.finished,
+        "abandoned": table.abandoned,
         "state": table.state,
         "actions": rules.actions(table.state),
         "standings": rules.live_standings(table.state),
@@ -121,7 +122,13 @@ def create_table() -> tuple[dict, int, dict]:
         raise ApiError(BAD_REQUEST, 'players must be a list of names, like ["Ann", "Bob"].')
     setup = {key: value for key, value in body.items() if key != "game"}
     table = get_store().create_table(body["game"], setup)
-    return table_json(table), CREATED, {"Location": url_for("api.get_table", table_id=table.id)}
+    rights.grant(table.id, rights.HOST)  # a browser session that creates a table hosts it
+    created = {
+        **table_json(table),
+        "edit_key": rights.table_key(table.id, rights.HOST),
+        "scorer_key": rights.table_key(table.id, rights.SCORER),
+    }
+    return created, CREATED, {"Location": url_for("api.get_table", table_id=table.id)}
 
 
 @bp.get("/tables/<table_id>")
@@ -146,6 +153,12 @@ def post_undo(table_id: str) -> dict:
     """Undo the latest active move: {"version": n}."""
     version = version_field(object_body())
     return table_json(get_store().undo(table_id, version))
+
+
+@bp.post("/tables/<table_id>/abandon")
+def abandon_table(table_id: str) -> dict:
+    """The host gives up an unfinished table: out of lists, results and statistics."""
+    return table_json(get_store().abandon(table_id))
 
 
 @bp.get("/tables/<table_id>/history")

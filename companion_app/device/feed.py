@@ -75,6 +75,7 @@ def _latest_unfinished() -> str | None:
         db.get_db()
         .execute(
             "SELECT id FROM tables WHERE finished = 0"
+            " AND id NOT IN (SELECT table_id FROM abandoned_tables)"
             " ORDER BY updated_at DESC, created_at DESC, id LIMIT 1"
         )
         .fetchone()

@@ -41,7 +41,7 @@ def _wants_json() -> bool:
     return path == API_PREFIX or path.startswith(API_PREFIX + "/")
 
 
-def _respond(status: int, message: str, *, translated: str | None = None) -> Response:
+def respond(status: int, message: str, *, translated: str | None = None) -> Response:
     """The error as JSON for the API, or as a short escaped HTML page."""
     if _wants_json():
         response = current_app.json.response({"error": message})
@@ -82,12 +82,12 @@ def _http_message(error: HTTPException) -> str:
 def refuse(status: int, template: str, **params: object) -> Response:
     """A refusal made before any view ran (server/guard.py): English JSON, translated page."""
     message = template.format(**params)
-    return _respond(status, message, translated=gettext(template).format(**params))
+    return respond(status, message, translated=gettext(template).format(**params))
 
 
 def handle_http(error: HTTPException) -> Response:
     """Unknown URLs, wrong methods, oversize bodies and other HTTP-level refusals."""
-    response = _respond(error.code or BAD_REQUEST, _http_message(error))
+    response = respond(error.code or BAD_REQUEST, _http_message(error))
     if isinstance(error, MethodNotAllowed) and error.valid_methods:
         response.headers["Allow"] = ", ".join(error.valid_methods)
     return response
@@ -95,22 +95,27 @@ def handle_http(error: HTTPException) -> Response:
 
 def handle_api_error(error: ApiError) -> Response:
     """A request refused for its shape before reaching the rules."""
-    return _respond(error.status, str(error))
+    return respond(error.status, str(error))
 
 
 def handle_rule_error(error: RuleError) -> Response:
     """A move, setup or sheet the rules refuse: 400 with the rule's sentence."""
-    return _respond(BAD_REQUEST, str(error), translated=_translated(error))
+    return respond(BAD_REQUEST, str(error), translated=_translated(error))
 
 
 def handle_not_found(error: TableNotFound) -> Response:
     """A table id that does not exist."""
-    return _respond(NOT_FOUND, str(error), translated=_translated(error))
+    return respond(NOT_FOUND, str(error), translated=_translated(error))
 
 
 def handle_stale(error: StaleVersion) -> Response:
     """A move or undo sent against an older version of the table."""
-    return _respond(CONFLICT, str(error), translated=_translated(error))
+    return respond(CONFLICT, str(error), translated=_translated(error))
+
+
+def handle_store_refusal(error: StoreError) -> Response:
+    """Any other store refusal (a table its host abandoned): 409, nothing changed."""
+    return respond(CONFLICT, str(error), translated=_translated(error))
 
 
 def handle_unexpected(error: Exception) -> Response:
@@ -118,7 +123,7 @@ def handle_unexpected(error: Exception) -> Response:
     current_app.logger.error(
         "Unhandled error on %s %s", request.method, request.path, exc_info=error
     )
-    return _respond(SERVER_ERROR, UNEXPECTED, translated=gettext(UNEXPECTED))
+    return respond(SERVER_ERROR, UNEXPECTED, translated=gettext(UNEXPECTED))
 
 
 def init_app(app: Flask) -> None:
@@ -128,4 +133,5 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(RuleError, handle_rule_error)
     app.register_error_handler(TableNotFound, handle_not_found)
     app.register_error_handler(StaleVersion, handle_stale)
+    app.register_error_handler(StoreError, handle_store_refusal)
     app.register_error_handler(Exception, handle_unexpected)

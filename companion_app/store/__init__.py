@@ -6,7 +6,14 @@ reaches the database through here. `companion_app.store.tables` is the event log
 pressing on their own, `changes` the wake-ups of waiting polls.
 """
 
-from companion_app.store.model import LogEntry, StaleVersion, StoreError, Table, TableNotFound
+from companion_app.store.model import (
+    LogEntry,
+    StaleVersion,
+    StoreError,
+    Table,
+    TableAbandoned,
+    TableNotFound,
+)
 from companion_app.store.tables import Store, get_store, init_app
 
 __all__ = [
@@ -15,6 +22,7 @@ __all__ = [
     "Store",
     "StoreError",
     "Table",
+    "TableAbandoned",
     "TableNotFound",
     "get_store",
     "init_app",

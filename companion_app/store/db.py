@@ -58,6 +58,12 @@ CREATE TABLE IF NOT EXISTS reveals (
     updated_at TEXT NOT NULL,
     PRIMARY KEY (table_id, id)
 );
+-- Tables the host abandoned unfinished: kept (their log is history) but out of the lists,
+-- results and statistics, and closed to moves. Added without a version bump, like reveals.
+CREATE TABLE IF NOT EXISTS abandoned_tables (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id),
+    abandoned_at TEXT NOT NULL
+);
 -- App-wide choices, JSON values by key (e.g. "device_table": the table the box follows).
 CREATE TABLE IF NOT EXISTS settings (
     key TEXT PRIMARY KEY,

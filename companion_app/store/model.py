@@ -45,6 +45,14 @@ class StaleVersion(StoreError):
         )
 
 
+class TableAbandoned(StoreError):
+    """A move, undo or reveal on a table its host abandoned."""
+
+    def __init__(self) -> None:
+        """Say why nothing can change any more."""
+        super().__init__(N_("This table was abandoned; start a new table to play on."))
+
+
 @dataclass(frozen=True)
 class Table:
     """A table as stored: its setup, version (log length) and current state."""
@@ -57,6 +65,8 @@ class Table:
     created_at: datetime
     updated_at: datetime
     finished: bool
+    #: The host gave the table up unfinished: kept, but out of lists and closed to moves.
+    abandoned: bool = False
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from datetime import datetime
 
 from companion_app.store import db
 from companion_app.store.changes import notify_app
-from companion_app.store.model import Table
+from companion_app.store.model import Table, TableAbandoned
 from companion_app.store.reveal_gate import (
     DISARMED,
     NEVER_ARMED,
@@ -50,11 +50,19 @@ def current_and_tag(table_id: str) -> tuple[Reveal | None, str]:
     return found, f"{found.id}:{len(found.locked)}"
 
 
+def _open_table(table_id: str) -> Table:
+    """The table, refusing with TableAbandoned if its host gave it up."""
+    table = get_store().get(table_id)
+    if table.abandoned:
+        raise TableAbandoned()
+    return table
+
+
 def arm(table_id: str, seats: object) -> Reveal:
     """Arm a new reveal for `seats` with the next id; it replaces any current one."""
     conn = db.get_db()
     with db.write_transaction(conn):
-        fresh = insert_reveal(conn, table_id, seats, seat_count(get_store().get(table_id)))
+        fresh = insert_reveal(conn, table_id, seats, seat_count(_open_table(table_id)))
     notify_app()
     return fresh
 
@@ -63,7 +71,7 @@ def press(table_id: str, reveal_id: object, seat: object) -> tuple[Reveal, bool]
     """Lock `seat` in reveal `reveal_id`: (the reveal after it, True if it was already locked)."""
     conn = db.get_db()
     with db.write_transaction(conn):
-        table = get_store().get(table_id)
+        table = _open_table(table_id)
         stored = current(table_id)
         after, duplicate = rules.press(
             None if stored is None else stored.as_json(), reveal_id, seat, seat_count(table)

@@ -16,7 +16,13 @@ from datetime import UTC, datetime
 from flask import Flask, current_app
 
 from companion_app.store import db, reveal_gate
-from companion_app.store.model import LogEntry, StaleVersion, Table, TableNotFound
+from companion_app.store.model import (
+    LogEntry,
+    StaleVersion,
+    Table,
+    TableAbandoned,
+    TableNotFound,
+)
 from companion_app.store.state_cache import StateCache
 from scoring.errors import N_, IllegalMove, InvalidSetup, RuleError
 from scoring.games import get_game
@@ -30,7 +36,10 @@ ID_LENGTH = 8
 #: Fresh ids tried before giving up (a clash is ~1 in 10^11 per try).
 ID_ATTEMPTS = 5
 DEFAULT_CACHE_SIZE = 512
-_TABLE_COLUMNS = "id, game, setup_json, version, finished, created_at, updated_at"
+_TABLE_COLUMNS = (
+    "id, game, setup_json, version, finished, created_at, updated_at,"
+    " EXISTS (SELECT 1 FROM abandoned_tables WHERE table_id = tables.id) AS abandoned"
+)
 
 
 def _now() -> str:
@@ -89,12 +98,28 @@ class Store:
         return self._table(conn, self._head(conn, table_id))
 
     def list_tables(self) -> list[Table]:
-        """Every table, most recent activity first."""
+        """Every table still in play or finished, most recent activity first (not abandoned)."""
         conn = db.get_db()
         rows = conn.execute(
-            f"SELECT {_TABLE_COLUMNS} FROM tables ORDER BY updated_at DESC, created_at DESC, id"
+            f"SELECT {_TABLE_COLUMNS} FROM tables"
+            " WHERE id NOT IN (SELECT table_id FROM abandoned_tables)"
+            " ORDER BY updated_at DESC, created_at DESC, id"
         ).fetchall()
         return [self._table(conn, row) for row in rows]
+
+    def abandon(self, table_id: str) -> Table:
+        """Give up an unfinished table: its log stays, it leaves the lists and takes no moves."""
+        conn = db.get_db()
+        with db.write_transaction(conn):
+            head = self._open_head(conn, table_id)
+            if head["finished"]:
+                raise RuleError(N_("This game is finished; its results are kept."))
+            conn.execute(
+                "INSERT INTO abandoned_tables (table_id, abandoned_at) VALUES (?, ?)",
+                (table_id, _now()),
+            )
+            head = self._head(conn, table_id)
+        return self._table(conn, head)
 
     def apply_move(self, table_id: str, move: dict, expected_version: int) -> Table:
         """Complete (random outcomes), check and append `move`; refuse a stale version."""
@@ -188,9 +213,16 @@ class Store:
             raise TableNotFound(table_id)
         return row
 
-    def _fresh_head(self, conn: sqlite3.Connection, table_id: str, expected: int) -> sqlite3.Row:
-        """The table's row, refusing with StaleVersion unless it is at `expected`."""
+    def _open_head(self, conn: sqlite3.Connection, table_id: str) -> sqlite3.Row:
+        """The table's row, refusing with TableAbandoned if its host gave it up."""
         head = self._head(conn, table_id)
+        if head["abandoned"]:
+            raise TableAbandoned()
+        return head
+
+    def _fresh_head(self, conn: sqlite3.Connection, table_id: str, expected: int) -> sqlite3.Row:
+        """The open table's row, refusing with StaleVersion unless it is at `expected`."""
+        head = self._open_head(conn, table_id)
         if head["version"] != expected:
             raise StaleVersion(current=head["version"], sent=expected)
         return head
@@ -265,6 +297,7 @@ def _make_table(
         created_at=datetime.fromisoformat(head["created_at"]),
         updated_at=datetime.fromisoformat(updated_at),
         finished=finished,
+        abandoned=bool(head["abandoned"]),
     )
 
 

@@ -8,10 +8,18 @@ asks the game's own view module (`companion_app.games`) for what is game-specifi
 
 from flask import Flask
 
+from companion_app.server import rights
 from companion_app.web import device, pages
+
+#: Page writes anyone may make: the language, a new table (its creator hosts it), joining
+#: with the scorers' key (checked by the view).
+OPEN_WRITES = ("web.language", "web.new_table", "web.join")
 
 
 def init_app(app: Flask) -> None:
-    """Register the pages' blueprints."""
+    """Register the pages' blueprints and the rights their writes need."""
     app.register_blueprint(pages.bp)
     app.register_blueprint(device.bp)
+    for endpoint in OPEN_WRITES + pages.CALCULATORS:
+        rights.declare(app, endpoint, rights.OPEN)
+    rights.declare(app, "web.abandon", rights.HOST_ONLY)

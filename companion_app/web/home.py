@@ -4,6 +4,7 @@ from flask import abort, redirect, render_template, request, url_for
 
 from companion_app.games import VIEWS, playable, view_for
 from companion_app.i18n import translate_error
+from companion_app.server import rights
 from companion_app.store import get_store
 from scoring.errors import RuleError
 from scoring.games import game_names, get_game
@@ -41,6 +42,7 @@ def new_table(game: str):
             error = translate_error(refused)
             error_area = getattr(view, "setup_error_area", lambda _refused: "players")(refused)
         else:
+            rights.grant(table.id, rights.HOST)  # the device that creates a table hosts it
             return redirect(url_for("web.table", table_id=table.id), code=303)
     page = render_template(
         "new_table.html",

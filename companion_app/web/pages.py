@@ -32,6 +32,8 @@ bp.add_url_rule("/tables/<table_id>", "table", tables.table)
 bp.add_url_rule("/tables/<table_id>/moves", "move", tables.move, methods=["POST"])
 bp.add_url_rule("/tables/<table_id>/undo", "undo", tables.undo, methods=["POST"])
 bp.add_url_rule("/tables/<table_id>/history", "history", tables.history)
+bp.add_url_rule("/tables/<table_id>/join/<key>", "join", tables.join, methods=["GET", "POST"])
+bp.add_url_rule("/tables/<table_id>/abandon", "abandon", tables.abandon, methods=["GET", "POST"])
 bp.add_url_rule("/tables/<table_id>/results", "results", results.results)
 bp.add_url_rule("/tables/<table_id>/print/<paper>", "results_print", results.print_results)
 bp.add_url_rule("/tables/<table_id>/qr/<kind>.<fmt>", "results_qr", results.qr_image)
@@ -40,6 +42,10 @@ bp.add_url_rule("/history", "games_history", results.games_history)
 bp.add_url_rule("/history.csv", "history_csv", results.history_csv)
 bp.add_url_rule("/score", "score", score.choose_calculator)
 
+#: The games' score-sheet calculators: arithmetic on the posted sheet, nothing is stored.
+CALCULATORS: tuple[str, ...] = ()
 for _game in VIEWS:
     for _rule, _endpoint, _view, _methods in view_for(_game).ROUTES:
         bp.add_url_rule(_rule, _endpoint, _view, methods=_methods)
+        if _rule.startswith("/score/"):
+            CALCULATORS += (f"{bp.name}.{_endpoint}",)

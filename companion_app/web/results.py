@@ -27,10 +27,15 @@ QR_KINDS = ("link", "bgstats")
 SHOWN_TIME = "%Y-%m-%d %H:%M"
 
 
-def public_results_url(table_id: str) -> str:
-    """A table's results page as a phone on the LAN reaches it (COMPANION_BASE_URL or this host)."""
+def public_url(path: str) -> str:
+    """A path of this app as a phone on the LAN reaches it (COMPANION_BASE_URL or this host)."""
     base = current_app.config.get("BASE_URL") or request.url_root
-    return base.rstrip("/") + url_for("web.results", table_id=table_id)
+    return base.rstrip("/") + path
+
+
+def public_results_url(table_id: str) -> str:
+    """A table's results page as a phone on the LAN reaches it."""
+    return public_url(url_for("web.results", table_id=table_id))
 
 
 def _view(game: str):

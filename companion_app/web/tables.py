@@ -7,8 +7,9 @@ from companion_app.games import VIEWS, view_for
 from companion_app.games.forms import parse_version
 from companion_app.i18n import translate_error
 from companion_app.results import qr
+from companion_app.server import rights
 from companion_app.store import StoreError, Table, get_store
-from companion_app.web.results import public_results_url
+from companion_app.web.results import public_results_url, public_url
 from scoring.errors import RuleError
 from scoring.games import get_game
 
@@ -41,13 +42,51 @@ def _context(table: Table) -> dict:
 
 
 def table(table_id: str):
-    """The table as it lies now, with the current actor's controls."""
+    """The table as it lies now, with the current actor's controls for those who may edit."""
     current = get_store().get(table_id)
     context = _context(current)
     if context["summary"]["finished"]:
         # Generated from our own escaped text, so the SVG is trusted markup.
         context["qr"] = Markup(qr.svg(public_results_url(table_id)))
+    elif rights.role_for(table_id) == rights.HOST and not current.abandoned:
+        context["scorer_url"] = scorer_url(table_id)
+        context["scorer_qr"] = Markup(qr.svg(context["scorer_url"]))
     return render_template("table.html", **context)
+
+
+def scorer_url(table_id: str) -> str:
+    """The link that lets another device score this table (shown to the host as a QR code)."""
+    key = rights.table_key(table_id, rights.SCORER)
+    return public_url(url_for("web.join", table_id=table_id, key=key))
+
+
+def join(table_id: str, key: str):
+    """A scorer link: GET asks "score this table?", POST remembers the right in this browser."""
+    current = get_store().get(table_id)
+    role = next(
+        (r for r in (rights.SCORER, rights.HOST) if key == rights.table_key(table_id, r)), None
+    )
+    if role is None:
+        raise rights.NotAllowed(rights.BAD_LINK)
+    if request.method == "POST":
+        rights.grant(table_id, role)
+        return redirect(url_for("web.table", table_id=table_id), code=303)
+    names = [player["name"] for player in current.state["players"]]
+    return render_template("join.html", table=current, names=names, view=_view(current))
+
+
+def abandon(table_id: str):
+    """The host gives up an unfinished table: GET asks to confirm, POST does it."""
+    current = get_store().get(table_id)
+    if request.method == "POST":
+        try:
+            get_store().abandon(table_id)
+        except (RuleError, StoreError) as refused:
+            flash(translate_error(refused), "abandon")
+            return redirect(url_for("web.table", table_id=table_id), code=303)
+        return redirect(url_for("web.home"), code=303)
+    names = [player["name"] for player in current.state["players"]]
+    return render_template("abandon.html", table=current, names=names, view=_view(current))
 
 
 def move(table_id: str):

@@ -1,0 +1,197 @@
+"""Who may change a table: its host, the scorers the host let in, this machine, and the box.
+
+docs/security.md is the model. Keys are derived from the instance's secret key with HMAC, so
+nothing secret is stored per table and the host can show the scorers' link again at any
+time. A browser keeps the tables it may change in its signed session cookie; API clients send
+`Authorization: Bearer <key>`. Every write request passes `check_rights` before its view
+runs: each write endpoint is declared open, host-only, box-only, ... and any undeclared
+write endpoint needs edit rights on the table in its URL (and is refused without one), so a
+new endpoint cannot slip in unguarded.
+"""
+
+import base64
+import hashlib
+import hmac
+import ipaddress
+
+from flask import Flask, Response, current_app, request, session
+from flask_babel import gettext
+
+from companion_app.server.errors import respond
+from scoring.errors import N_
+
+HOST, SCORER = "host", "scorer"
+EDIT_ROLES = frozenset({HOST, SCORER})
+#: Write-endpoint policies (declare() them next to the URL rules).
+OPEN, EDIT, HOST_ONLY, BOX, BOX_OR_EDIT, IN_VIEW = (
+    "open",
+    "edit",
+    "host",
+    "box",
+    "box_or_edit",
+    "in_view",
+)
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+FORBIDDEN = 403
+#: Session entry: {table id: role}; the oldest are forgotten past MAX_REMEMBERED.
+SESSION_KEY = "tables"
+MAX_REMEMBERED = 64
+#: Key length in bytes before base64 (128 bits: not guessable, short enough for a QR code).
+KEY_BYTES = 16
+#: A WSGI environ flag for the app's own renders of the view-only page (live updates).
+VIEWER_ENVIRON = "companion.viewer"
+_POLICIES = "companion_rights_policies"
+
+NEEDS_EDIT = N_(
+    "Only the host of this table and the scorers it let in can change it; "
+    "ask the host for the scorer link."
+)
+NEEDS_HOST = N_("Only the host of this table can do that.")
+NEEDS_BOX = N_("Only the table box (its bridge) or this computer can do that.")
+BAD_LINK = N_("This link does not let anyone score this table; ask the host for a new one.")
+UNDECLARED = N_("This request changes nothing anyone may change from here.")
+
+
+class NotAllowed(Exception):
+    """A write refused for lack of rights; like RuleError it keeps template and params."""
+
+    def __init__(self, template: str) -> None:
+        """Keep the English sentence; the page shows it translated."""
+        self.template = template
+        super().__init__(template)
+
+
+def _digest(purpose: str) -> str:
+    """A URL-safe key for `purpose`, derived from the app's secret key."""
+    secret = str(current_app.config["SECRET_KEY"]).encode()
+    mac = hmac.new(secret, f"companion-rights:{purpose}".encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(mac.digest()[:KEY_BYTES]).decode().rstrip("=")
+
+
+def table_key(table_id: str, role: str) -> str:
+    """The key that gives `role` (host or scorer) on the table."""
+    return _digest(f"table:{role}:{table_id}")
+
+
+def device_key() -> str:
+    """The key the box bridge sends (`companion device key` prints it)."""
+    return _digest("device")
+
+
+def _same(given: str | None, expected: str) -> bool:
+    """Constant-time comparison of a presented key with the expected one."""
+    return given is not None and hmac.compare_digest(given.encode(), expected.encode())
+
+
+def _bearer() -> str | None:
+    """The key in `Authorization: Bearer <key>`, if any."""
+    scheme, _, value = request.headers.get("Authorization", "").partition(" ")
+    return value.strip() if scheme.lower() == "bearer" and value.strip() else None
+
+
+def is_local() -> bool:
+    """True for requests from this computer (trusted like the database file it holds)."""
+    if request.environ.get(VIEWER_ENVIRON) or not current_app.config.get("LOCAL_IS_HOST", True):
+        return False
+    try:
+        return ipaddress.ip_address(request.remote_addr or "").is_loopback
+    except ValueError:
+        return False
+
+
+def role_for(table_id: str) -> str | None:
+    """This request's role on the table: host, scorer or None (a viewer)."""
+    if request.environ.get(VIEWER_ENVIRON):
+        return None
+    if is_local():
+        return HOST
+    bearer = _bearer()
+    if bearer is not None:
+        for role in (HOST, SCORER):
+            if _same(bearer, table_key(table_id, role)):
+                return role
+    remembered = session.get(SESSION_KEY, {})
+    role = remembered.get(table_id) if isinstance(remembered, dict) else None
+    return role if role in EDIT_ROLES else None
+
+
+def can_edit(table_id: str) -> bool:
+    """True if this request may make moves on the table."""
+    return role_for(table_id) in EDIT_ROLES
+
+
+def is_box() -> bool:
+    """True for the box's bridge (its key) or this computer."""
+    return is_local() or _same(_bearer(), device_key())
+
+
+def grant(table_id: str, role: str) -> None:
+    """Remember in this browser's session that it holds `role` on the table (host stays host)."""
+    remembered = session.get(SESSION_KEY)
+    remembered = dict(remembered) if isinstance(remembered, dict) else {}
+    if remembered.get(table_id) == HOST:
+        role = HOST
+    remembered.pop(table_id, None)
+    remembered[table_id] = role  # re-inserted: the most recent is last
+    while len(remembered) > MAX_REMEMBERED:
+        remembered.pop(next(iter(remembered)))
+    session[SESSION_KEY] = remembered
+    session.permanent = True
+
+
+def require_edit(table_id: str) -> None:
+    """Refuse (NotAllowed) unless this request may change the table."""
+    if not can_edit(table_id):
+        raise NotAllowed(NEEDS_EDIT)
+
+
+def declare(app: Flask, endpoint: str, policy: str) -> None:
+    """Set the rights a write to `endpoint` needs (undeclared: edit rights on its table)."""
+    app.extensions.setdefault(_POLICIES, {})[endpoint] = policy
+
+
+def policy_of(app: Flask, endpoint: str) -> str:
+    """The declared policy of a write endpoint (EDIT unless declared)."""
+    return app.extensions.get(_POLICIES, {}).get(endpoint, EDIT)
+
+
+def check_rights() -> None:
+    """Before every write: refuse it unless this request holds the rights its endpoint needs."""
+    if request.method in SAFE_METHODS or request.endpoint is None:
+        return  # reads are open; no endpoint means a 404/405 answers anyway
+    policy = policy_of(current_app, request.endpoint)
+    table_id = (request.view_args or {}).get("table_id")
+    if policy in (OPEN, IN_VIEW):
+        return
+    if policy == BOX:
+        if not is_box():
+            raise NotAllowed(NEEDS_BOX)
+        return
+    if table_id is None:
+        raise NotAllowed(UNDECLARED)
+    if policy == BOX_OR_EDIT and is_box():
+        return
+    if policy == HOST_ONLY:
+        if role_for(table_id) != HOST:
+            raise NotAllowed(NEEDS_HOST)
+        return
+    require_edit(table_id)
+
+
+def handle_not_allowed(error: NotAllowed) -> Response:
+    """403 with the reason, as JSON under /api or a short page."""
+    return respond(FORBIDDEN, str(error), translated=gettext(error.template))
+
+
+def page_rights() -> dict:
+    """Template names: `table_role` and `can_edit` for the table in the URL (if any)."""
+    table_id = (request.view_args or {}).get("table_id") if request else None
+    role = role_for(table_id) if isinstance(table_id, str) else None
+    return {"table_role": role, "can_edit": role in EDIT_ROLES}
+
+
+def init_app(app: Flask) -> None:
+    """Check rights before every request; give templates the request's role."""
+    app.before_request(check_rights)
+    app.register_error_handler(NotAllowed, handle_not_allowed)
+    app.context_processor(page_rights)
