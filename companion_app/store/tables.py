@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 
 from flask import Flask, current_app
 
-from companion_app.store import db, reveal_gate
+from companion_app.store import db, reveal_gate, stored_json
 from companion_app.store.model import (
     LogEntry,
     StaleVersion,
@@ -168,7 +168,7 @@ class Store:
             LogEntry(
                 seq=row["seq"],
                 kind=row["kind"],
-                move=None if row["move_json"] is None else json.loads(row["move_json"]),
+                move=None if row["move_json"] is None else stored_json.loads(row["move_json"]),
                 undone=row["seq"] in undone,
                 undoes=row["undoes"],
                 created_at=datetime.fromisoformat(row["created_at"]),
@@ -187,7 +187,7 @@ class Store:
                 active.append(entry.move)
             else:
                 active.pop()
-        state = rules.new_table(json.loads(head["setup_json"]))
+        state = rules.new_table(stored_json.loads(head["setup_json"]))
         for move in active:
             state = rules.apply(state, move)
         return state
@@ -246,7 +246,7 @@ class Store:
             else:
                 sql = "SELECT state_json FROM log WHERE table_id = ? AND seq = ?"
                 args = (head["id"], seq)
-            state = json.loads(conn.execute(sql, args).fetchone()["state_json"])
+            state = stored_json.loads(conn.execute(sql, args).fetchone()["state_json"])
             self._cache.put(key, state)
         return state
 
@@ -291,7 +291,7 @@ def _make_table(
     return Table(
         id=head["id"],
         game=head["game"],
-        setup=json.loads(head["setup_json"]),
+        setup=stored_json.loads(head["setup_json"]),
         version=version,
         state=state,
         created_at=datetime.fromisoformat(head["created_at"]),
