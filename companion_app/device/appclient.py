@@ -2,9 +2,13 @@
 
 import http.client
 import json
+import os
 import socket
 import threading
 from urllib.parse import urlsplit
+
+#: The device key (`companion device key`) a bridge on another computer sends to the app.
+DEVICE_KEY_ENV = "COMPANION_DEVICE_KEY"
 
 
 class AppUnreachable(OSError):
@@ -16,7 +20,8 @@ class AppClient:
 
     TIMEOUT_S = 10.0
 
-    def __init__(self, base_url, timeout=TIMEOUT_S):
+    def __init__(self, base_url, timeout=TIMEOUT_S, key=None):
+        """A client of the app at `base_url`; `key` (default: $COMPANION_DEVICE_KEY) is sent."""
         parts = urlsplit(base_url)
         if parts.scheme != "http" or not parts.hostname:
             raise ValueError(f"the app's address must look like http://host:port, not {base_url!r}")
@@ -24,6 +29,7 @@ class AppClient:
         self.port = parts.port or 80
         self.prefix = parts.path.rstrip("/")
         self.timeout = timeout
+        self.key = os.environ.get(DEVICE_KEY_ENV, "") if key is None else key
         self._conn = None
         self._lock = threading.Lock()
         self._aborted = False
@@ -47,6 +53,8 @@ class AppClient:
         conn = self._connection(timeout)
         data = None if body is None else json.dumps(body).encode()
         headers = {"Content-Type": "application/json"} if data is not None else {}
+        if self.key:
+            headers["Authorization"] = f"Bearer {self.key}"
         try:
             conn.request(method, self.prefix + path, body=data, headers=headers)
             if self._aborted:  # abort() came before the socket existed: do not wait

@@ -1,10 +1,12 @@
 """`companion device run|simulate|ports` and `companion firmware deploy`."""
 
 import logging
+import os
 import sys
 import threading
 
 from companion_app.device import detect
+from companion_app.device.appclient import DEVICE_KEY_ENV
 
 DEFAULT_APP = "http://127.0.0.1:5000"
 EXIT_NO_BOX = 1
@@ -19,6 +21,12 @@ def add_commands(commands):
     run.add_argument("--port", help="serial port (default: detect the box by USB id)")
     run.add_argument("--app", default=DEFAULT_APP, help="the companion's URL (%(default)s)")
     run.add_argument("--table", help="follow this table (default: the one the app chooses)")
+    run.add_argument(
+        "--key",
+        default=os.environ.get(DEVICE_KEY_ENV, ""),
+        help="the app's device key (`companion device key` on the app's computer; not needed"
+        " when the app runs on this computer); default $" + DEVICE_KEY_ENV,
+    )
     run.set_defaults(func=cmd_run)
     simulate = sub.add_parser("simulate", help="a virtual box on a pseudo-terminal")
     simulate.add_argument("--leds", action="store_true", help="print the strip when it changes")
@@ -53,6 +61,8 @@ def cmd_run(args):
     from companion_app.device.remote import RemoteStatus
 
     _logging()
+    if args.key:
+        os.environ[DEVICE_KEY_ENV] = args.key  # every AppClient of this bridge sends it
     status = RemoteStatus(args.app)
     bridge = Bridge(
         args.app, detect.port_finder(args.port), table=args.table, mode="remote", report=status
