@@ -18,14 +18,13 @@ import time
 import tty
 from pathlib import Path
 
-import waitress
-
 from companion_app import create_app
 from companion_app.device.appclient import AppClient
 from companion_app.device.bridge import Bridge
 from companion_app.device.detect import open_port
 from companion_app.device.link import Link
 from companion_app.device.simulator import Simulator
+from companion_app.server.serve import Background
 from tests.device.liveapp import Razzia, wait_until
 
 REPO = Path(__file__).resolve().parents[1]
@@ -131,14 +130,12 @@ def raw_round_trips(size):
 
 
 class App:
-    """The real app under waitress in a thread (as `companion serve` runs it with a bridge)."""
+    """The real app served in a thread (as `companion serve` runs it with a bridge)."""
 
     def __init__(self, instance):
         self.app = create_app(instance_path=instance)
-        self.server = waitress.create_server(self.app, host="127.0.0.1", port=0, threads=8)
-        self.url = f"http://127.0.0.1:{self.server.effective_port}"
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
+        self.server = Background(self.app, threads=8).__enter__()
+        self.url = self.server.url
         self.live = self  # what the Razzia helper calls
 
     def ok(self, method, path, body=None):
@@ -157,7 +154,7 @@ class App:
 
     def close(self):
         """Stop serving."""
-        self.server.close()
+        self.server.__exit__(None, None, None)
 
 
 def app_write_latencies(app, game, watch):

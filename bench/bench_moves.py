@@ -34,12 +34,12 @@ POLL_S = 0.05
 
 
 def serve(port: int, instance: str) -> None:
-    """The benchmark server: the real app plus a trivial POST route, served by waitress."""
-    import waitress
+    """The benchmark server: the real app plus a trivial POST route, served as `serve` does."""
     from flask import request
 
     from companion_app import create_app
-    from companion_app.server.serve import DEFAULT_THREADS
+    from companion_app.server.asgi import Front
+    from companion_app.server.serve import DEFAULT_THREADS, bind_socket, make_server
 
     app = create_app(instance_path=instance)
 
@@ -48,7 +48,7 @@ def serve(port: int, instance: str) -> None:
         return {"ok": isinstance(request.get_json(), dict)}
 
     app.add_url_rule(NOOP_PATH, "bench_noop", noop, methods=["POST"])
-    waitress.serve(app, host=HOST, port=port, threads=DEFAULT_THREADS, _quiet=True)
+    make_server(Front(app, DEFAULT_THREADS)).run(sockets=[bind_socket(HOST, port)])
 
 
 def start_server(instance: str) -> tuple[subprocess.Popen, int]:
@@ -196,7 +196,7 @@ def store_figures(game: list[dict]) -> dict:
 def report(game: list[dict], web: dict, store: dict) -> None:
     """Print the figures as a small table of ratios with the raw times beside them."""
     ms = 1000
-    print(f"Long game: {len(game)} moves, 3 rounds, {len(PLAYERS)} players; server: waitress")
+    print(f"Long game: {len(game)} moves, 3 rounds, {len(PLAYERS)} players; server: uvicorn")
     print(f"{'measure':44} {'ratio':>7}   {'raw':>24}")
     rows = [
         ("move p50 latency / bare route p50", *web["p50"], "ms"),

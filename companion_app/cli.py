@@ -1,4 +1,4 @@
-"""The `companion` command: `serve` the app with waitress, `score` a sheet, the table box."""
+"""The `companion` command: `serve` the app (uvicorn), `score` a sheet, the table box."""
 
 import argparse
 import json
@@ -51,7 +51,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    """Serve with waitress (never Flask's dev server); run the box's bridge if there is a box."""
+    """Serve with uvicorn (never Flask's dev server); run the box's bridge if there is a box."""
     from companion_app import create_app
     from companion_app.device import embed
     from companion_app.server import serve
@@ -85,7 +85,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _release_long_polls_on_stop(app) -> None:
-    """On Ctrl-C or SIGTERM, end the box panels' long polls first, so waitress stops at once."""
+    """On Ctrl-C or SIGTERM, end long polls and live streams first, so serving stops at once.
+
+    While uvicorn serves, its own handlers do the same (server/serve.py) and pass the signal
+    on here when they are done.
+    """
     from companion_app.store.changes import get_feed
 
     def stop(signum: int, _frame: object) -> None:

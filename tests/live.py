@@ -1,8 +1,7 @@
-"""What the browser and live-server tests share: Debian's Chromium and a threaded app server."""
+"""What the browser and live-server tests share: Debian's Chromium and the real app server."""
 
 import json
 import os
-import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -10,9 +9,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
-from companion_app.store.changes import get_feed
+from companion_app.server.serve import Background
 
 CHROMIUM = "/usr/bin/chromium"
 #: Screenshots of the browser tests (gitignored), to look at after a run.
@@ -38,28 +36,20 @@ CHROMIUM_ARGS = [
 ]
 
 
-class QuietHandler(WSGIRequestHandler):
-    """The live server's request handler, without a log line per request."""
+class Served(Background):
+    """The app served as `companion serve` serves it, in a thread; `server_port` is its port."""
 
-    def log_request(self, *args) -> None:
-        """Stay quiet; failures show up in the test's own assertions."""
+    @property
+    def server_port(self) -> int:
+        """The port the server listens on."""
+        return self.port
 
 
 @contextmanager
-def served(app, port: int = 0, quiet: bool = True) -> Iterator[BaseWSGIServer]:
-    """Serve `app` on loopback in a thread, threaded (each box panel holds a long poll)."""
-    handler = QuietHandler if quiet else WSGIRequestHandler
-    server = make_server("127.0.0.1", port, app, threaded=True, request_handler=handler)
-    server.daemon_threads = False  # server_close() joins every request thread
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+def served(app, port: int = 0) -> Iterator[Served]:
+    """Serve `app` on loopback in a thread with the real server (uvicorn and the live front)."""
+    with Served(app, port) as server:
         yield server
-    finally:
-        get_feed(app).close()  # release long polls so their threads end promptly
-        server.shutdown()
-        thread.join()
-        server.server_close()
 
 
 def screenshot(page, name: str) -> None:

@@ -33,7 +33,7 @@ WIRING = {"factory", "cli"}
 #: (link, bridge, simulator, ...), which talks to the app over HTTP only.
 APP_SIDE_DEVICE = {f"{APP}.device.feed", f"{APP}.device.frame"}
 #: What the pure rules and the MicroPython firmware may never import.
-FOREIGN_TO_RULES = (APP, "flask", "flask_babel", "werkzeug", "waitress")
+FOREIGN_TO_RULES = (APP, "flask", "flask_babel", "werkzeug", "uvicorn", "a2wsgi")
 
 
 def room(module: str) -> str | None:

@@ -3,7 +3,9 @@
 Views check the request's shape and call `device.feed`, `store.reveals` and
 `device.status`; the rules of a reveal live in `scoring.reveal`. Errors are the API's usual
 `{"error": "<sentence>"}` with a 4xx (companion_app/server/errors.py); a press for a reveal
-that is over is a 409. Every successful write wakes the waiting long polls.
+that is over is a 409. Every successful write wakes the waiting long polls and the live
+pages. The two `?wait=` views are declared with `store.changes.long_poll`, so the server
+front (`server/asgi.py`) holds their polls without a thread; elsewhere they wait themselves.
 """
 
 from flask import Blueprint, Response, current_app, request
@@ -13,14 +15,12 @@ from companion_app.device import feed as device_feed
 from companion_app.device.status import REMOTE_TTL_S, get_status
 from companion_app.server.errors import ApiError
 from companion_app.store import reveals
-from companion_app.store.changes import notify_app, wait_for_change
+from companion_app.store.changes import MAX_ETAG, long_poll, notify_app, wait_for_change
 from scoring.reveal import StaleReveal
 
 bp = Blueprint("api_device", __name__, url_prefix="/api")
 
 BAD_REQUEST, CONFLICT, CREATED = 400, 409, 201
-#: Longest etag accepted in ?wait= (ours are far shorter; anything longer is not one of ours).
-MAX_ETAG = 200
 STATUS_FIELDS = ("mode", "connected", "port", "hello", "last_seen_ms")
 FOLLOW_EXAMPLE = 'Send {"table": "<table id>"}, or {"table": null} for the default.'
 PRESS_EXAMPLE = '{"id": <reveal id>, "seat": <seat>}'
@@ -31,6 +31,13 @@ WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 FIRST_ERROR_STATUS = 400
 #: Writes that never change what the box shows (a remote bridge PUTs its status every second).
 QUIET_ENDPOINTS = frozenset({"api_device.put_device_status", "web.language"})
+
+
+@bp.record_once
+def declare_long_polls(state) -> None:
+    """The two `?wait=` views, so the server front can hold their polls without a thread."""
+    long_poll(state.app, "api_device.table_device", device_feed.table_etag)
+    long_poll(state.app, "api_device.followed_device", device_feed.followed_etag)
 
 
 @bp.after_app_request

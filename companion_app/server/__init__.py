@@ -1,7 +1,10 @@
-"""What stands between HTTP and the app: the one error shape, strict JSON reading, waitress.
+"""What stands between HTTP and the app: the error shape, strict JSON, checks, the server.
 
 `errors` answers every refusal as `{"error": ...}` under /api and as a short page elsewhere;
-`jsonio` reads request bodies and CLI sheets strictly; `serve` runs the app with waitress and
-prints where the tablet should point. May import `store`, `i18n`, `config` and `scoring`
-(docs/architecture.md).
+`jsonio` reads request bodies and CLI sheets strictly; `guard` checks every request's host
+and cross-site writes (docs/security.md). `serve` runs the app with uvicorn and prints where
+the tablet should point: its front (`asgi`) holds the live pages' streams and the device
+long polls on an event loop (the hub in `live`, the pages' side in `live_pages`) and hands
+every other request to Flask in a thread pool (docs/live.md). May import `store`, `i18n`,
+`config` and `scoring` (docs/architecture.md).
 """

@@ -1,22 +1,42 @@
-"""Serving the app with waitress, and telling people on the LAN where to point the tablet."""
+"""Serving the app with uvicorn, and telling people on the LAN where to point the tablet.
+
+uvicorn (its pure-Python h11 protocol, the standard asyncio loop: the same on Linux, a
+Raspberry Pi and Windows) runs the server front of `server/asgi.py`: live streams and device
+long polls wait on the event loop, every other request runs Flask in a small thread pool.
+docs/live.md says why.
+"""
 
 import io
+import os
 import socket
 import sys
+import threading
+import time
 from collections.abc import Callable
 from typing import TextIO
 
 import qrcode
-import waitress
+import uvicorn
 from flask import Flask
+
+from companion_app.server.asgi import Front
+from companion_app.store.changes import get_feed
 
 LOOPBACK = "127.0.0.1"
 ALL_INTERFACES = "0.0.0.0"
 #: A private address used only to pick the outgoing interface; UDP connect sends nothing.
 ROUTE_PROBE = ("10.255.255.255", 1)
-#: Waitress worker threads. Every open table page holds one in the box panel's long poll
-#: (up to 20 s), and so does a bridge, so leave plenty for the moves themselves.
-DEFAULT_THREADS = 32
+#: Threads running Flask requests. Live streams and held long polls take none, so these
+#: only ever serve requests that are being worked on.
+DEFAULT_THREADS = 16
+#: Pending connections the listening socket queues.
+BACKLOG = 2048
+#: Seconds the server waits for open requests when stopping before it cuts them.
+GRACE_S = 3.0
+#: Open files the server asks for (each live page is a socket); the hard limit caps it.
+WANTED_OPEN_FILES = 4096
+START_TIMEOUT_S = 10.0
+POLL_S = 0.01
 
 
 def lan_address() -> str:
@@ -59,6 +79,67 @@ def print_banner(url: str, *, with_qr: bool, out: TextIO | None = None) -> None:
     out.flush()
 
 
+def bind_socket(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on (host, port); OSError if the port is taken."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        if os.name == "nt":  # Windows' SO_REUSEADDR would share a busy port
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_EXCLUSIVEADDRUSE, 1)
+        else:  # restart at once after a stop, despite connections in TIME_WAIT
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(BACKLOG)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+class Server(uvicorn.Server):
+    """uvicorn's server, which first ends live streams and long polls when it stops."""
+
+    def __init__(self, front: Front) -> None:
+        """A quiet uvicorn (no access log, no banner of its own) for the front."""
+        config = uvicorn.Config(
+            front,
+            http="h11",
+            ws="none",
+            lifespan="off",
+            loop="asyncio",
+            log_config=None,
+            access_log=False,
+            proxy_headers=False,
+            server_header=False,
+            timeout_graceful_shutdown=GRACE_S,
+        )
+        super().__init__(config)
+        self.front = front
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        """Release held polls and end streams, then stop as uvicorn does."""
+        get_feed(self.front.app).close()
+        self.front.close()
+        await super().shutdown(sockets=sockets)
+
+
+def make_server(front: Front) -> Server:
+    """The uvicorn server for a front (tests replace this)."""
+    return Server(front)
+
+
+def _raise_open_files_limit() -> None:
+    """Ask for WANTED_OPEN_FILES open files where the system counts them (not on Windows)."""
+    try:
+        import resource
+    except ImportError:
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = WANTED_OPEN_FILES if hard == resource.RLIM_INFINITY else min(WANTED_OPEN_FILES, hard)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
 def run(
     app: Flask,
     host: str,
@@ -68,21 +149,66 @@ def run(
     threads: int = DEFAULT_THREADS,
     on_bound: Callable[[str], None] | None = None,
 ) -> None:
-    """Serve `app` with waitress until interrupted; `lan` listens on every interface.
+    """Serve `app` until interrupted; `lan` listens on every interface.
 
     The socket is bound before the banner is printed, so a busy port fails before anyone is
     told to open the address (and port 0 shows the port actually chosen). `on_bound` gets the
     app's URL on this machine once it is bound (the in-process device bridge starts there).
     """
-    server = waitress.create_server(
-        app, host=ALL_INTERFACES if lan else host, port=port, threads=threads
-    )
-    shown = lan_address() if lan else host
-    url = f"http://{shown}:{server.effective_port}/"
-    if lan and not app.config.get("BASE_URL"):
-        app.config["BASE_URL"] = url  # results QR codes then point where phones can reach
-    print_banner(url, with_qr=lan)
-    if on_bound is not None:
-        local = LOOPBACK if lan or host == ALL_INTERFACES else host
-        on_bound(f"http://{local}:{server.effective_port}")
-    server.run()
+    sock = bind_socket(ALL_INTERFACES if lan else host, port)
+    try:
+        bound_port = sock.getsockname()[1]
+        shown = lan_address() if lan else host
+        url = f"http://{shown}:{bound_port}/"
+        if lan and not app.config.get("BASE_URL"):
+            app.config["BASE_URL"] = url  # results QR codes then point where phones can reach
+        print_banner(url, with_qr=lan)
+        if on_bound is not None:
+            local = LOOPBACK if lan or host == ALL_INTERFACES else host
+            on_bound(f"http://{local}:{bound_port}")
+        _raise_open_files_limit()
+        front = Front(app, threads)
+        try:
+            make_server(front).run(sockets=[sock])
+        finally:
+            front.close()
+            front.stop_threads()
+    finally:
+        sock.close()
+
+
+class Background:
+    """The same server in a thread on loopback (tests, benchmarks): `with Background(app)`."""
+
+    def __init__(self, app: Flask, port: int = 0, threads: int = DEFAULT_THREADS) -> None:
+        """Serve `app` on LOOPBACK:`port` (0: any free port) once entered."""
+        self.app = app
+        self.port = port
+        self.threads = threads
+        self.url = ""
+
+    def __enter__(self) -> "Background":
+        """Bind, start serving in a thread, and return once the server accepts."""
+        self.sock = bind_socket(LOOPBACK, self.port)
+        self.port = self.sock.getsockname()[1]
+        self.url = f"http://{LOOPBACK}:{self.port}"
+        self.front = Front(self.app, self.threads)
+        self.server = make_server(self.front)
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
+        )
+        self.thread.start()
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while not self.server.started and self.thread.is_alive():
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not start")
+            time.sleep(POLL_S)
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        """Stop serving (streams and polls end first) and wait for the thread."""
+        self.server.should_exit = True
+        self.thread.join()
+        self.front.close()
+        self.front.stop_threads()
+        self.sock.close()

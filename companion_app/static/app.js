@@ -14,6 +14,7 @@
   }
   document.addEventListener("input", markVariant);
   document.addEventListener("DOMContentLoaded", markVariant);
+  document.addEventListener("companion:live-swapped", markVariant); // static/live.js
 
   // Any move form: block a second tap while the first post is on its way.
   document.addEventListener("submit", function (event) {

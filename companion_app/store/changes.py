@@ -1,10 +1,18 @@
-"""Wake-ups for long polls: a Condition every write in this process notifies.
+"""Wake-ups for whoever waits on a change: long polls and the live pages' hub.
 
 Writes made through HTTP in this process (moves, undos, reveals, the followed table) notify
-after their response is ready (`companion_app.api.device`'s after-request hook), so a
-waiting `?wait=` poll answers at once. Writes from other processes (a second app process, a
-CLI) are seen by the waiter's own database re-check every `DEVICE_RECHECK_S` seconds.
-Waiting is bounded by `DEVICE_LONG_POLL_S`, so a waitress thread is never held for longer.
+after their response is ready (`companion_app.api.device`'s after-request hook), and the
+store's reveal functions notify on their own. A notification wakes every `wait()`er and calls
+every listener (`add_listener`: the live hub of `companion_app.server.live` registers one that
+hands the news to its event loop). Writes from other processes (a second app process, a CLI)
+are seen by periodic re-checks of the database: the waiter's own every `DEVICE_RECHECK_S`, the
+hub's likewise.
+
+`long_poll` registers which endpoints long-poll with `?wait=<etag>` and how their etag is
+computed, so the asynchronous server front (`companion_app.server.asgi`) can hold such a poll
+without a thread and hand the request to Flask once the etag moved. Under any other server
+(Flask's test client, a plain WSGI server) the view waits itself (`wait_for_change`), bounded
+by `DEVICE_LONG_POLL_S`.
 """
 
 import threading
@@ -13,21 +21,27 @@ from collections.abc import Callable
 
 from flask import Flask, current_app
 
-#: Longest a long poll holds its worker thread (docs/device-api.md: 20 s).
+#: Longest a long poll waits (docs/device-api.md: 20 s).
 DEFAULT_LONG_POLL_S = 20.0
 #: How often a waiting poll re-reads the database for changes made by other processes.
 DEFAULT_RECHECK_S = 0.5
+#: Longest etag accepted in ?wait= (ours are far shorter; anything longer is not one of ours).
+MAX_ETAG = 200
 _EXTENSION = "companion_device_changes"
+_LONG_POLLS = "companion_long_polls"
+
+Listener = Callable[[bool], None]
 
 
 class ChangeFeed:
     """A generation counter under a Condition: `notify()` bumps it, `wait()` sleeps on it."""
 
     def __init__(self) -> None:
-        """Generation 0, nobody waiting."""
+        """Generation 0, nobody waiting, no listeners."""
         self._cond = threading.Condition()
         self._generation = 0
         self._closed = False
+        self._listeners: list[Listener] = []
 
     @property
     def generation(self) -> int:
@@ -35,11 +49,27 @@ class ChangeFeed:
         with self._cond:
             return self._generation
 
+    def add_listener(self, listener: Listener) -> None:
+        """Call `listener(closed)` after every notification (from the notifying thread).
+
+        A listener must be quick and must not raise: it runs inside the writer's request.
+        """
+        with self._cond:
+            self._listeners = [*self._listeners, listener]
+
+    def remove_listener(self, listener: Listener) -> None:
+        """Stop calling `listener` (nothing happens if it was not added)."""
+        with self._cond:
+            self._listeners = [known for known in self._listeners if known is not listener]
+
     def notify(self) -> None:
-        """Something may have changed: wake every waiter."""
+        """Something may have changed: wake every waiter and call every listener."""
         with self._cond:
             self._generation += 1
             self._cond.notify_all()
+            listeners = self._listeners
+        for listener in listeners:
+            listener(False)
 
     @property
     def closed(self) -> bool:
@@ -47,11 +77,14 @@ class ChangeFeed:
         return self._closed
 
     def close(self) -> None:
-        """Release every waiting poll for good (the server is stopping)."""
+        """Release every waiting poll for good (the server is stopping); tell the listeners."""
         with self._cond:
             self._closed = True
             self._generation += 1
             self._cond.notify_all()
+            listeners = self._listeners
+        for listener in listeners:
+            listener(True)
 
     def wait(self, seen: int, timeout_s: float) -> None:
         """Sleep until a notification after generation `seen`, or `timeout_s` seconds."""
@@ -65,15 +98,32 @@ def get_feed(app: Flask) -> ChangeFeed:
 
 
 def notify_app() -> None:
-    """Wake the current app's waiting polls."""
+    """Wake the current app's waiting polls and live pages."""
     get_feed(current_app).notify()
+
+
+def long_poll(app: Flask, endpoint: str, etag: Callable[..., str]) -> None:
+    """Declare that GET `endpoint?wait=<etag>` long-polls; `etag(**view_args)` is its etag."""
+    app.extensions.setdefault(_LONG_POLLS, {})[endpoint] = etag
+
+
+def long_poll_etag(app: Flask, endpoint: str) -> Callable[..., str] | None:
+    """The etag function of a long-polling endpoint, or None for any other endpoint."""
+    return app.extensions.get(_LONG_POLLS, {}).get(endpoint)
+
+
+def long_poll_limits(app: Flask) -> tuple[float, float]:
+    """(longest wait, re-check period) in seconds, from the app config."""
+    return (
+        float(app.config.get("DEVICE_LONG_POLL_S", DEFAULT_LONG_POLL_S)),
+        float(app.config.get("DEVICE_RECHECK_S", DEFAULT_RECHECK_S)),
+    )
 
 
 def wait_for_change(etag: Callable[[], str], seen_etag: str) -> str:
     """Block until `etag()` differs from `seen_etag` or the long-poll time is up; the new etag."""
     feed = get_feed(current_app)
-    total_s = current_app.config.get("DEVICE_LONG_POLL_S", DEFAULT_LONG_POLL_S)
-    recheck_s = current_app.config.get("DEVICE_RECHECK_S", DEFAULT_RECHECK_S)
+    total_s, recheck_s = long_poll_limits(current_app)
     deadline = time.monotonic() + total_s
     while True:
         generation = feed.generation  # read before the check: no notification is missed

@@ -1,6 +1,5 @@
 """The `companion` command: `score` exit statuses and streams, the LAN banner and its QR code."""
 
-import gc
 import io
 import json
 import socket
@@ -112,41 +111,61 @@ def test_banner_names_the_url_and_its_qr_code_decodes_to_it():
     assert decode_terminal_qr(text) == [url]
 
 
+class FakeSocket:
+    """Stands in for the listening socket: bound where asked, nothing really opened."""
+
+    def __init__(self, host, port):
+        self.address = (host, port)
+
+    def getsockname(self):
+        """The address it was "bound" to."""
+        return self.address
+
+    def close(self):
+        """Nothing to close."""
+
+
 class FakeServer:
-    """Stands in for a waitress server: remembers how it was made, returns from run()."""
+    """Stands in for the uvicorn server: remembers what it was given, returns from run()."""
 
     made: dict = {}
 
-    def __init__(self, app, **options):
-        FakeServer.made = {**options, "app": app}
-        self.effective_port = options["port"]
+    def __init__(self, front):
+        FakeServer.made = {"app": front.app}
 
-    def run(self):
+    def run(self, sockets):
         """Return at once instead of serving."""
+        FakeServer.made["address"] = sockets[0].getsockname()
 
 
-def test_serve_uses_waitress_and_the_lan_banner(monkeypatch, capsys, tmp_path):
-    monkeypatch.setattr(serve.waitress, "create_server", FakeServer)
+def test_serve_uses_uvicorn_and_the_lan_banner(monkeypatch, capsys, tmp_path):
+    monkeypatch.setattr(serve, "bind_socket", FakeSocket)
+    monkeypatch.setattr(serve, "make_server", FakeServer)
     monkeypatch.setattr(serve, "lan_address", lambda: "10.1.2.3")
     status = cli.main(["serve", "--lan", "--port", "5123", "--instance", str(tmp_path)])
     assert status == 0
-    assert (FakeServer.made["host"], FakeServer.made["port"]) == ("0.0.0.0", 5123)
+    assert FakeServer.made["address"] == ("0.0.0.0", 5123)
     assert FakeServer.made["app"].instance_path == str(tmp_path)
     assert "Open http://10.1.2.3:5123/ on the tablet" in capsys.readouterr().out
     assert (tmp_path / "secret_key").exists() and (tmp_path / "companion.sqlite3").exists()
 
 
-# waitress leaves its half-made server's sockets for the garbage collector when bind fails;
-# harmless for the CLI (the process exits), so the test collects them here and ignores that.
-@pytest.mark.filterwarnings("ignore::ResourceWarning")
-@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_the_real_server_is_uvicorn_on_the_live_front(tmp_path):
+    from companion_app import create_app
+    from companion_app.server.asgi import Front
+
+    app = create_app({"SECRET_KEY": "x"}, instance_path=str(tmp_path))
+    server = serve.make_server(Front(app, threads=2))
+    assert isinstance(server, serve.uvicorn.Server)
+    assert (server.config.http, server.config.lifespan) == ("h11", "off")
+
+
 def test_busy_port_is_a_clear_message_not_a_traceback(capsys, tmp_path):
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
         status = cli.main(["serve", "--port", str(port), "--instance", str(tmp_path)])
-        gc.collect()
     out, err = capsys.readouterr()
     assert status == cli.EXIT_CANNOT_SERVE and out == ""
     assert err.startswith(f"Cannot listen on port {port}:")

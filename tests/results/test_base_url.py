@@ -4,14 +4,34 @@ from companion_app import create_app
 from companion_app.server import serve
 
 
+class FakeSocket:
+    """Stands in for the listening socket: bound where asked, nothing really opened."""
+
+    def __init__(self, host, port):
+        self.address = (host, port)
+
+    def getsockname(self):
+        """The address it was "bound" to."""
+        return self.address
+
+    def close(self):
+        """Nothing to close."""
+
+
 class FakeServer:
-    """Stands in for waitress: bound to the asked port, returns from run() at once."""
+    """Stands in for the uvicorn server: returns from run() at once."""
 
-    def __init__(self, app, **options):
-        self.effective_port = options["port"]
+    def __init__(self, front):
+        self.front = front
 
-    def run(self):
+    def run(self, sockets):
         """Return instead of serving."""
+
+
+def fake_serving(monkeypatch):
+    """serve.run binds and serves nothing."""
+    monkeypatch.setattr(serve, "bind_socket", FakeSocket)
+    monkeypatch.setattr(serve, "make_server", FakeServer)
 
 
 def test_environment_sets_base_url_and_location(monkeypatch, tmp_path):
@@ -26,7 +46,7 @@ def test_environment_sets_base_url_and_location(monkeypatch, tmp_path):
 def test_serve_lan_fills_in_the_lan_url(monkeypatch, capsys, tmp_path):
     """`serve --lan` makes the printed LAN URL the results QR code's base."""
     monkeypatch.delenv("COMPANION_BASE_URL", raising=False)
-    monkeypatch.setattr(serve.waitress, "create_server", FakeServer)
+    fake_serving(monkeypatch)
     monkeypatch.setattr(serve, "lan_address", lambda: "10.1.2.3")
     app = create_app({"SECRET_KEY": "x"}, instance_path=str(tmp_path))
     serve.run(app, "127.0.0.1", 5123, lan=True)
@@ -36,7 +56,7 @@ def test_serve_lan_fills_in_the_lan_url(monkeypatch, capsys, tmp_path):
 
 def test_configured_base_url_wins_over_the_lan_guess(monkeypatch, tmp_path):
     """A base URL set by the operator (e.g. a host name) is kept."""
-    monkeypatch.setattr(serve.waitress, "create_server", FakeServer)
+    fake_serving(monkeypatch)
     monkeypatch.setattr(serve, "lan_address", lambda: "10.1.2.3")
     app = create_app(
         {"SECRET_KEY": "x", "BASE_URL": "http://companion.local/"}, instance_path=str(tmp_path)
@@ -48,7 +68,7 @@ def test_configured_base_url_wins_over_the_lan_guess(monkeypatch, tmp_path):
 def test_without_lan_the_request_host_is_used(monkeypatch, tmp_path):
     """Served on loopback only, nothing is guessed (the request's host is used)."""
     monkeypatch.delenv("COMPANION_BASE_URL", raising=False)
-    monkeypatch.setattr(serve.waitress, "create_server", FakeServer)
+    fake_serving(monkeypatch)
     app = create_app({"SECRET_KEY": "x"}, instance_path=str(tmp_path))
     serve.run(app, "127.0.0.1", 5123, lan=False)
     assert app.config["BASE_URL"] == ""

@@ -1,15 +1,10 @@
-// The on-screen table box: long-polls the device view, paints the frame the firmware's own
-// renderer drew on the server, and presses seats. The contract is docs/device-api.md.
+// The on-screen table box: paints the frame the firmware's own renderer drew on the server,
+// and presses seats. The contract is docs/device-api.md. It holds no connection of its own:
+// the page's live stream (static/live.js, docs/live.md) brings the panel anew with every
+// change ("companion:live-swapped"), the strip's frames while it animates
+// ("companion:live-frame") and the bridge status ("companion:live-status").
 (function () {
   "use strict";
-
-  var FRAME_POLL_MS = 100; // while the raid or the reveal countdown runs
-  var STATUS_POLL_MS = 2000; // bridge badge and "shown on the box"
-  var RETRY_MS = 2000; // after the companion could not be reached
-
-  function sleep(ms) {
-    return new Promise(function (resolve) { setTimeout(resolve, ms); });
-  }
 
   function fill(template, values) {
     return template.replace(/\{(\w+)\}/g, function (_all, key) { return String(values[key]); });
@@ -38,9 +33,7 @@
   function start(root) {
     var data = root.dataset;
     var text = JSON.parse(root.querySelector(".device-text").textContent);
-    var etag = data.etag;
-    var revealId = null;
-    var refreshing = null;
+    var revealId = data.revealId ? Number(data.revealId) : null;
     var errorBox = root.querySelector(".device-error");
 
     function showError(message) {
@@ -80,54 +73,20 @@
       root.dataset.animation = frame.animation || "";
     }
 
-    async function animate() {
-      var frame = await call(data.frameUrl);
-      paint(frame);
-      while (frame.animation) {
-        await sleep(FRAME_POLL_MS);
-        frame = await call(data.frameUrl);
-        paint(frame);
-      }
+    // One frame straight from the app, after this panel's own press (the stream follows).
+    async function refresh() {
+      paint(await call(data.frameUrl));
     }
 
-    function refresh() {
-      if (!refreshing) {
-        refreshing = animate().finally(function () { refreshing = null; });
-      }
-      return refreshing;
-    }
-
-    async function watch() {
-      for (;;) {
-        try {
-          await refresh();
-          var body = await call(data.deviceUrl + "?wait=" + encodeURIComponent(etag));
-          etag = body.etag;
-          showError("");
-        } catch (error) {
-          showError(error instanceof Refusal ? error.message : text.offline);
-          await sleep(RETRY_MS);
-        }
-      }
-    }
-
-    async function watchStatus() {
+    function paintStatus(status) {
       var badge = root.querySelector(".device-badge");
       var follow = root.querySelector(".device-follow");
-      for (;;) {
-        try {
-          var status = await call(data.statusUrl);
-          var state = status.mode === "virtual" ? "virtual" : status.connected ? "connected" : "disconnected";
-          badge.dataset.state = state;
-          badge.textContent = text.badge[state];
-          var followed = (await call(data.followUrl)).table === data.table;
-          follow.setAttribute("aria-pressed", String(followed));
-          follow.textContent = followed ? text.followed : text.follow;
-        } catch (_error) {
-          // the device loop reports the companion being unreachable
-        }
-        await sleep(STATUS_POLL_MS);
-      }
+      var state = status.mode === "virtual" ? "virtual" : status.connected ? "connected" : "disconnected";
+      badge.dataset.state = state;
+      badge.textContent = text.badge[state];
+      var followed = status.followed === data.table;
+      follow.setAttribute("aria-pressed", String(followed));
+      follow.textContent = followed ? text.followed : text.follow;
     }
 
     async function act(method, url, body) {
@@ -162,17 +121,39 @@
       }
     });
 
-    watch();
-    watchStatus();
+    return {
+      root: root,
+      table: data.table,
+      paint: paint,
+      paintStatus: paintStatus,
+      offline: function (away) { showError(away ? text.offline : ""); },
+    };
   }
 
+  var panels = [];
+
+  // Start every panel not started yet (at load, and after a live swap brought new ones).
   function startAll() {
+    panels = panels.filter(function (panel) { return document.contains(panel.root); });
     document.querySelectorAll(".device-panel").forEach(function (root) {
       if (root.dataset.started) return;
       root.dataset.started = "1";
-      start(root);
+      panels.push(start(root));
     });
   }
+
+  document.addEventListener("companion:live-swapped", startAll);
+  document.addEventListener("companion:live-frame", function (event) {
+    panels.forEach(function (panel) {
+      if (panel.table === event.detail.table) panel.paint(event.detail);
+    });
+  });
+  document.addEventListener("companion:live-status", function (event) {
+    panels.forEach(function (panel) { panel.paintStatus(event.detail); });
+  });
+  document.addEventListener("companion:live-state", function (event) {
+    panels.forEach(function (panel) { panel.offline(!event.detail.online); });
+  });
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", startAll);
   else startAll();

@@ -1,0 +1,204 @@
+"""The server front: an ASGI app that holds what waits and hands the rest to Flask.
+
+Three roads (docs/live.md):
+
+- `GET /live/tables/<id>?page=table|history|device|results&lang=cs|en`: a page's live
+  stream (server-sent events), held on the event loop by the hub (`server/live.py`).
+- `GET` of a long-polling endpoint with `?wait=<etag>` (`store.changes.long_poll`: the device
+  API): the waiting happens here, without a thread; then the request goes to Flask without
+  `wait`, so Flask answers at once.
+- Everything else: Flask through a2wsgi's WSGIMiddleware, in a pool of `threads` threads.
+"""
+
+import asyncio
+import json
+import re
+from urllib.parse import parse_qsl, urlencode
+
+from a2wsgi import WSGIMiddleware
+from flask import Flask
+from werkzeug.exceptions import HTTPException
+
+from companion_app.server.live import LiveHub, Refused, Subscriber
+from companion_app.server.live_pages import PAGE_ENDPOINTS, STREAM_PREFIX
+from companion_app.store.changes import MAX_ETAG, long_poll_etag
+
+#: Keep-alive comment on an idle stream (proxies and dead phones are noticed by writing).
+KEEPALIVE_S = 15.0
+#: Milliseconds a browser waits before reconnecting a dropped stream (EventSource's retry).
+RECONNECT_MS = 2000
+BAD_REQUEST, NOT_FOUND, METHOD_NOT_ALLOWED, UNAVAILABLE = 400, 404, 405, 503
+RETRY_AFTER_S = 5
+_TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_HOST = re.compile(r"[A-Za-z0-9.:\[\]-]{1,255}")
+_STREAM_HEADERS = [
+    (b"content-type", b"text/event-stream; charset=utf-8"),
+    (b"cache-control", b"no-store"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-accel-buffering", b"no"),
+]
+_KEEPALIVE = b": keep-alive\n\n"
+
+
+async def _error(send, status: int, message: str, headers: list | None = None) -> None:
+    """Answer `{"error": message}` with `status`, like the API does."""
+    body = json.dumps({"error": message}).encode()
+    head = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        *(headers or []),
+    ]
+    await send({"type": "http.response.start", "status": status, "headers": head})
+    await send({"type": "http.response.body", "body": body})
+
+
+def _header(scope, name: bytes) -> str:
+    """A request header's value (latin-1), or ''."""
+    for key, value in scope.get("headers", []):
+        if key == name:
+            return value.decode("latin-1")
+    return ""
+
+
+class Front:
+    """The ASGI application `companion serve` runs (one per app)."""
+
+    def __init__(self, app: Flask, threads: int) -> None:
+        """Wrap `app`; Flask requests run in a pool of `threads` threads."""
+        self.app = app
+        self.wsgi = WSGIMiddleware(app, workers=threads)
+        self.hub: LiveHub | None = None
+
+    def _hub(self) -> LiveHub:
+        """The hub, made on the running loop at the first request that needs it."""
+        if self.hub is None:
+            self.hub = LiveHub(self.app)
+        return self.hub
+
+    def close(self) -> None:
+        """End the live streams and release the held polls (the server is stopping)."""
+        if self.hub is not None:
+            self.hub.close()
+
+    def stop_threads(self) -> None:
+        """Let Flask's threads go once the server has stopped."""
+        self.wsgi.executor.shutdown(wait=False)
+
+    async def __call__(self, scope, receive, send) -> None:
+        """Route one ASGI connection scope."""
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+            return
+        if scope["type"] != "http":
+            return
+        path = scope["path"]
+        if path.startswith(STREAM_PREFIX):
+            await self._stream(scope, receive, send)
+            return
+        if scope["method"] == "GET" and b"wait=" in scope["query_string"]:
+            scope = await self._hold(scope, send)
+            if scope is None:
+                return
+        await self.wsgi(scope, receive, send)
+
+    async def _lifespan(self, receive, send) -> None:
+        """Start up at once; on shutdown end the hub (normally already closed by the feed)."""
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                self.close()
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+    # -- device long polls -----------------------------------------------------------------
+
+    async def _hold(self, scope, send):
+        """Wait for a `?wait=` poll's etag to move; the scope to hand Flask (None: answered)."""
+        pairs = parse_qsl(scope["query_string"].decode("latin-1"), keep_blank_values=True)
+        seen = next((value for key, value in pairs if key == "wait"), None)
+        if seen is None or len(seen) > MAX_ETAG:
+            return scope  # not a poll, or one Flask refuses
+        try:
+            endpoint, args = self.app.url_map.bind("localhost").match(scope["path"], "GET")
+        except HTTPException:
+            return scope
+        if long_poll_etag(self.app, endpoint) is None:
+            return scope
+        try:
+            await self._hub().hold_poll(endpoint, args, seen)
+        except Refused as refused:
+            await _error(
+                send, refused.status, str(refused), [(b"retry-after", str(RETRY_AFTER_S).encode())]
+            )
+            return None
+        rest = urlencode([(key, value) for key, value in pairs if key != "wait"])
+        return {**scope, "query_string": rest.encode("latin-1")}
+
+    # -- live streams ----------------------------------------------------------------------
+
+    def _stream_request(self, scope) -> tuple[str, str, str, str]:
+        """(table, page, language, host) of a stream request, or Refused."""
+        table_id = scope["path"][len(STREAM_PREFIX) :]
+        if not _TABLE_ID.fullmatch(table_id):
+            raise Refused(NOT_FOUND, f"There is nothing at {scope['path'][:80]}.")
+        query = dict(parse_qsl(scope["query_string"].decode("latin-1")))
+        page = query.get("page", "")
+        if page not in PAGE_ENDPOINTS:
+            raise Refused(BAD_REQUEST, f"page must be one of {', '.join(PAGE_ENDPOINTS)}.")
+        languages = self.app.config["LANGUAGES"]
+        lang = query.get("lang") or self.app.config["BABEL_DEFAULT_LOCALE"]
+        if lang not in languages:
+            raise Refused(BAD_REQUEST, f"lang must be one of {', '.join(languages)}.")
+        host = _header(scope, b"host") or "localhost"
+        if not _HOST.fullmatch(host):
+            raise Refused(BAD_REQUEST, "The Host header is not a host name.")
+        return table_id, page, lang, host
+
+    async def _stream(self, scope, receive, send) -> None:
+        """Hold one live stream: the page now, then every newer version, until it closes."""
+        if scope["method"] != "GET":
+            allow = [(b"allow", b"GET")]
+            await _error(send, METHOD_NOT_ALLOWED, "Live streams are read with GET.", allow)
+            return
+        try:
+            subscriber = await self._hub().subscribe(*self._stream_request(scope))
+        except Refused as refused:
+            extra = [(b"retry-after", str(RETRY_AFTER_S).encode())]
+            await _error(send, refused.status, str(refused), extra)
+            return
+        hub = self._hub()
+        watcher = hub.loop.create_task(_watch_disconnect(receive, subscriber))
+        try:
+            await send({"type": "http.response.start", "status": 200, "headers": _STREAM_HEADERS})
+            first = f"retry: {RECONNECT_MS}\n\n".encode() + subscriber.take()
+            await send({"type": "http.response.body", "body": first, "more_body": True})
+            await _pump(subscriber, send)
+            await send({"type": "http.response.body", "body": b""})
+        finally:
+            hub.unsubscribe(subscriber)
+            watcher.cancel()
+
+
+async def _pump(subscriber: Subscriber, send) -> None:
+    """Write the subscriber's events as they come, a keep-alive comment when idle."""
+    while not subscriber.closed:
+        try:
+            async with asyncio.timeout(KEEPALIVE_S):
+                await subscriber.wake.wait()
+        except TimeoutError:
+            await send({"type": "http.response.body", "body": _KEEPALIVE, "more_body": True})
+            continue
+        chunk = subscriber.take()
+        if chunk and not subscriber.closed:
+            await send({"type": "http.response.body", "body": chunk, "more_body": True})
+
+
+async def _watch_disconnect(receive, subscriber: Subscriber) -> None:
+    """End the stream when the client goes away."""
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            subscriber.end()
+            return

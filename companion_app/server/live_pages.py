@@ -1,0 +1,159 @@
+"""The Flask side of live pages: which pages are live, their version, and the hub's renders.
+
+A live page (table, history, box, results) marks its `<main>` with `data-live-url` (the
+stream to follow), `data-live-version` (what it shows) and `data-live-role` (base.html).
+The version is `<table version>.<reveal id>.<reveal step>`: dotted integers compared part by
+part, so it only ever grows (a move bumps the table version; arming a reveal bumps its id;
+each seat locked in, then a disarm, bumps the step). It is read before the page's view runs,
+so a page is never labelled newer than what it shows (at worst older, and the next update
+then repeats it). docs/live.md has the whole design.
+
+`render` is how the hub (`server/live.py`) renders a page once for every viewer of a group:
+a plain GET through the whole WSGI app as a viewer (no cookies, never this computer, the
+language as Accept-Language), cut down to what `<main>` holds.
+"""
+
+import re
+from dataclasses import dataclass
+
+from flask import Flask, g, request
+from werkzeug.test import EnvironBuilder, run_wsgi_app
+
+from companion_app.store import TableNotFound, db, reveals
+from companion_app.store.reveal_gate import DISARMED, NEVER_ARMED
+
+#: Flask endpoint of each live page -> its name in the stream's `?page=`.
+LIVE_PAGES = {
+    "web.table": "table",
+    "web.history": "history",
+    "device_web.box": "device",
+    "web.results": "results",
+}
+PAGE_ENDPOINTS = {page: endpoint for endpoint, page in LIVE_PAGES.items()}
+#: Pages that show the box panel (they also get its frames and the bridge status).
+PANEL_PAGES = frozenset({"table", "device"})
+#: Where a page's stream is served (by the server front, not by Flask).
+STREAM_PREFIX = "/live/tables/"
+#: The reveal step after a disarm: above any count of seats locked in.
+DISARMED_STEP = 99
+#: The WSGI environ flag that makes a request a plain viewer (companion_app/server/rights.py
+#: reads it: no role, not this computer, whatever the address).
+VIEWER_ENVIRON = "companion.viewer"
+#: REMOTE_ADDR of the hub's renders: not loopback, so never trusted like this computer.
+RENDER_ADDRESS = "0.0.0.0"
+_OPEN_MAIN = re.compile(r"<main\b[^>]*>")
+_VERSION_ATTR = re.compile(r'data-live-version="([0-9.]+)"')
+_G_KEY = "companion_live_version"
+
+
+def live_version(table_id: str) -> str:
+    """The table's live version now (TableNotFound if there is no such table)."""
+    row = db.get_db().execute("SELECT version FROM tables WHERE id = ?", (table_id,)).fetchone()
+    if row is None:
+        raise TableNotFound(table_id)
+    tag = reveals.current_and_tag(table_id)[1]
+    if tag == NEVER_ARMED:
+        reveal_id, step = 0, 0
+    else:
+        reveal_text, _, locked = tag.partition(":")
+        reveal_id = int(reveal_text)
+        step = DISARMED_STEP if locked == DISARMED else int(locked)
+    return f"{row['version']}.{reveal_id}.{step}"
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    """A live version as a tuple that compares the way versions grow."""
+    return tuple(int(part) for part in version.split("."))
+
+
+def stream_url(table_id: str, page: str, lang: str) -> str:
+    """The URL of the stream a page follows."""
+    return f"{STREAM_PREFIX}{table_id}?page={page}&lang={lang}"
+
+
+def _note_version() -> None:
+    """Before-request hook: a live page's version, read before its view reads the table."""
+    page = LIVE_PAGES.get(request.endpoint or "")
+    table_id = (request.view_args or {}).get("table_id")
+    if page is None or not isinstance(table_id, str):
+        return
+    try:
+        setattr(g, _G_KEY, (page, table_id, live_version(table_id)))
+    except TableNotFound:
+        pass  # the view answers 404
+
+
+def live_main() -> dict:
+    """Template names: `live_main` = {url, version} on a live page, else None."""
+    noted = g.get(_G_KEY) if request else None
+    if noted is None:
+        return {"live_main": None}
+    page, table_id, version = noted
+    from companion_app.i18n import get_locale
+
+    url = stream_url(table_id, page, get_locale())
+    return {"live_main": {"url": url, "version": version, "page": page}}
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A page as the hub rendered it: status, `<main>`'s version and inner HTML, the body."""
+
+    status: int
+    version: str | None
+    html: str | None
+    body: bytes
+    content_type: str
+
+
+def page_path(app: Flask, table_id: str, page: str) -> str:
+    """The URL path of a live page of a table."""
+    return app.url_map.bind("localhost").build(PAGE_ENDPOINTS[page], {"table_id": table_id})
+
+
+def internal_get(app: Flask, path: str, *, lang: str, host: str) -> tuple[int, bytes, str]:
+    """GET `path` through the whole WSGI app as a plain viewer: (status, body, content type)."""
+    builder = EnvironBuilder(
+        path=path,
+        base_url=f"http://{host}/",
+        headers={"Accept-Language": lang, "Accept": "text/html,application/json"},
+        environ_base={"REMOTE_ADDR": RENDER_ADDRESS},
+    )
+    try:
+        environ = builder.get_environ()
+    finally:
+        builder.close()
+    environ[VIEWER_ENVIRON] = True
+    app_iter, status, headers = run_wsgi_app(app, environ, buffered=True)
+    try:
+        body = b"".join(app_iter)
+    finally:
+        getattr(app_iter, "close", lambda: None)()
+    return int(status.split(" ", 1)[0]), body, headers.get("Content-Type", "")
+
+
+def main_of(page: str) -> tuple[str | None, str | None]:
+    """(`data-live-version`, inner HTML) of the page's `<main>`, or (None, None)."""
+    opening = _OPEN_MAIN.search(page)
+    end = page.rfind("</main>")
+    if opening is None or end < opening.end():
+        return None, None
+    version = _VERSION_ATTR.search(opening.group(0))
+    return (version.group(1) if version else None), page[opening.end() : end]
+
+
+def render(app: Flask, table_id: str, page: str, lang: str, host: str) -> Rendered:
+    """Render one live page as a viewer in `lang` for `host` (call in a worker thread)."""
+    status, body, content_type = internal_get(
+        app, page_path(app, table_id, page), lang=lang, host=host
+    )
+    version, html = (None, None)
+    if content_type.startswith("text/html"):
+        version, html = main_of(body.decode("utf-8", "replace"))
+    return Rendered(status, version, html, body, content_type)
+
+
+def init_app(app: Flask) -> None:
+    """Note live pages' versions before their views run; give templates `live_main`."""
+    app.before_request(_note_version)
+    app.context_processor(live_main)
