@@ -19,6 +19,7 @@ from a2wsgi import WSGIMiddleware
 from flask import Flask
 from werkzeug.exceptions import HTTPException
 
+from companion_app.server.guard import refused_host
 from companion_app.server.live import LiveHub, Refused, Subscriber
 from companion_app.server.live_pages import PAGE_ENDPOINTS, STREAM_PREFIX
 from companion_app.store.changes import MAX_ETAG, long_poll_etag
@@ -92,6 +93,14 @@ class Front:
         if scope["type"] != "http":
             return
         path = scope["path"]
+        held = path.startswith(STREAM_PREFIX) or (
+            scope["method"] == "GET" and b"wait=" in scope["query_string"]
+        )
+        host = _header(scope, b"host")
+        refusal = refused_host(self.app, host) if held and host else None
+        if refusal:  # DNS rebinding: Flask checks the rest (server/guard.py)
+            await _error(send, BAD_REQUEST, refusal)
+            return
         if path.startswith(STREAM_PREFIX):
             await self._stream(scope, receive, send)
             return

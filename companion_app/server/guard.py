@@ -143,6 +143,17 @@ def host_allowed(app: Flask, name: str) -> bool:
     return any(allowed.startswith(".") and name.endswith(allowed) for allowed in names)
 
 
+def refused_host(app: Flask, host: str) -> str | None:
+    """Why a request with this Host header is refused (English), or None if it is ours.
+
+    Also used by the server front (server/asgi.py) for what it answers without Flask.
+    """
+    name = hostname_of(host)
+    if name and host_allowed(app, name):
+        return None
+    return FOREIGN_HOST.format(host=host[:SHOWN_HOST])
+
+
 def cross_origin() -> bool:
     """True for a write a browser sent from another origin (Go's CrossOriginProtection)."""
     if request.method in SAFE_METHODS:
@@ -167,10 +178,9 @@ def not_json_write() -> bool:
 def check_request() -> Response | None:
     """Before-request hook: a foreign Host (400), a cross-origin write (403), non-JSON (415)."""
     if "Host" in request.headers:  # HTTP/1.0 clients may send none; browsers always do
-        name = hostname_of(request.host)  # "" when the header has invalid characters
-        if not name or not host_allowed(current_app, name):
-            shown = request.headers["Host"][:SHOWN_HOST]
-            return refuse(BAD_REQUEST, FOREIGN_HOST, host=shown)
+        # request.host is "" when the header has characters no host name has
+        if not request.host or refused_host(current_app, request.host):
+            return refuse(BAD_REQUEST, FOREIGN_HOST, host=request.headers["Host"][:SHOWN_HOST])
     if cross_origin():
         return refuse(FORBIDDEN, CROSS_ORIGIN)
     if not_json_write():

@@ -5,11 +5,16 @@ rebinding) and off-site `/lang` redirects. Each refused request is also sent onc
 the attack, to show it is a request that would otherwise have worked.
 """
 
+import http.client
+import json
 import socket
+import time
 
 import pytest
 
 from companion_app.server import guard
+from companion_app.server.live_pages import STREAM_PREFIX
+from companion_app.server.serve import Background
 from tests.app.helpers import PLAYERS, SETS
 
 EVIL = "http://evil.example"
@@ -42,6 +47,8 @@ FOREIGN_HOSTS = [
     "192.0.2.1",  # TEST-NET-1: never this machine's address
     "[2001:db8::1]:5000",
 ]
+#: Long polls in the live-server test would hold this long; refusals must come well before.
+LONG_POLL_S = 4.0
 HYGIENE_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
@@ -198,6 +205,34 @@ def test_a_foreign_host_is_refused_for_reads_and_writes(client, table, host):
     moved = client.post(f"/tables/{table}/moves", data=deal_form(0), headers={"Host": host})
     assert moved.status_code == 400
     assert (snapshot(client, table), table_ids(client)) == before
+
+
+def raw_get(port: int, path: str, host: str) -> tuple[int, bytes]:
+    """GET `path` from a live server with this Host header: (status, the first bytes)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.putrequest("GET", path, skip_host=True)
+        connection.putheader("Host", host)
+        connection.endheaders()
+        response = connection.getresponse()
+        return response.status, response.read(200) if response.status != 200 else b""
+    finally:
+        connection.close()
+
+
+def test_live_streams_and_held_polls_check_the_host_before_waiting(app, table):
+    """What the server front holds without Flask (live streams, long polls) refuses at once."""
+    app.config["DEVICE_LONG_POLL_S"] = LONG_POLL_S
+    stream = f"{STREAM_PREFIX}{table}?page=table"
+    poll = f"/api/tables/{table}/device"
+    with Background(app) as server:
+        for path in (stream, poll + "?wait=x"):
+            started = time.monotonic()
+            status, body = raw_get(server.port, path, "evil.example")
+            assert status == 400 and time.monotonic() - started < LONG_POLL_S / 2, path
+            assert "does not answer to the name evil.example" in json.loads(body)["error"]
+        own = f"127.0.0.1:{server.port}"
+        assert raw_get(server.port, stream, own)[0] == raw_get(server.port, poll, own)[0] == 200
 
 
 def own_lan_address() -> str | None:
