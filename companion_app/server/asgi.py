@@ -20,8 +20,9 @@ from flask import Flask
 from werkzeug.exceptions import HTTPException
 
 from companion_app.server.guard import refused_host
-from companion_app.server.live import LiveHub, Refused, Subscriber
+from companion_app.server.live import LiveHub
 from companion_app.server.live_pages import PAGE_ENDPOINTS, STREAM_PREFIX
+from companion_app.server.live_stream import Refused, Subscriber
 from companion_app.store.changes import MAX_ETAG, long_poll_etag
 
 #: Keep-alive comment on an idle stream (proxies and dead phones are noticed by writing).

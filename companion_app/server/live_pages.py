@@ -2,9 +2,10 @@
 
 A live page (table, history, box, results) marks its `<main>` with `data-live-url` (the
 stream to follow), `data-live-version` (what it shows) and `data-live-role` (base.html).
-The version is `<table version>.<reveal id>.<reveal step>`: dotted integers compared part by
-part, so it only ever grows (a move bumps the table version; arming a reveal bumps its id;
-each seat locked in, then a disarm, bumps the step). It is read before the page's view runs,
+The version is `<table version>.<reveal id>.<reveal step>.<abandoned>`: dotted integers
+compared part by part, so it only ever grows (a move bumps the table version; arming a
+reveal bumps its id; each seat locked in, then a disarm, bumps the step; abandoning a table
+turns the last 0 into 1, and nothing changes after that). It is read before the view runs,
 so a page is never labelled newer than what it shows (at worst older, and the next update
 then repeats it). docs/live.md has the whole design.
 
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from flask import Flask, g, request
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
+from companion_app.server.rights import VIEWER_ENVIRON
 from companion_app.store import TableNotFound, db, reveals
 from companion_app.store.reveal_gate import DISARMED, NEVER_ARMED
 
@@ -36,9 +38,6 @@ PANEL_PAGES = frozenset({"table", "device"})
 STREAM_PREFIX = "/live/tables/"
 #: The reveal step after a disarm: above any count of seats locked in.
 DISARMED_STEP = 99
-#: The WSGI environ flag that makes a request a plain viewer (companion_app/server/rights.py
-#: reads it: no role, not this computer, whatever the address).
-VIEWER_ENVIRON = "companion.viewer"
 #: REMOTE_ADDR of the hub's renders: not loopback, so never trusted like this computer.
 RENDER_ADDRESS = "0.0.0.0"
 _OPEN_MAIN = re.compile(r"<main\b[^>]*>")
@@ -48,7 +47,15 @@ _G_KEY = "companion_live_version"
 
 def live_version(table_id: str) -> str:
     """The table's live version now (TableNotFound if there is no such table)."""
-    row = db.get_db().execute("SELECT version FROM tables WHERE id = ?", (table_id,)).fetchone()
+    row = (
+        db.get_db()
+        .execute(
+            "SELECT version, EXISTS (SELECT 1 FROM abandoned_tables WHERE table_id = tables.id)"
+            " AS abandoned FROM tables WHERE id = ?",
+            (table_id,),
+        )
+        .fetchone()
+    )
     if row is None:
         raise TableNotFound(table_id)
     tag = reveals.current_and_tag(table_id)[1]
@@ -58,7 +65,7 @@ def live_version(table_id: str) -> str:
         reveal_text, _, locked = tag.partition(":")
         reveal_id = int(reveal_text)
         step = DISARMED_STEP if locked == DISARMED else int(locked)
-    return f"{row['version']}.{reveal_id}.{step}"
+    return f"{row['version']}.{reveal_id}.{step}.{row['abandoned']}"
 
 
 def version_key(version: str) -> tuple[int, ...]:

@@ -18,6 +18,7 @@
   var MAX_RETRY_MS = 60000;
   var retryMs = RETRY_MS;
   var pending = null; // {version, html, own}: a newer version waiting to be shown
+  // (its version stands in <main data-live-pending> while a form being filled in holds it)
   var fetching = false;
   var refetch = false;
   var source = null;
@@ -127,7 +128,7 @@
       var theirs = page.querySelector("main[data-live-version]");
       if (theirs && newer(theirs.dataset.liveVersion, main.dataset.liveVersion)) {
         main.dataset.liveRole = theirs.dataset.liveRole || main.dataset.liveRole;
-        pending = { version: theirs.dataset.liveVersion, html: theirs.innerHTML, own: true };
+        hold({ version: theirs.dataset.liveVersion, html: theirs.innerHTML, own: true });
       }
     } catch (_error) {
       // offline for a moment: the next update (or the reconnect's first event) tries again
@@ -138,10 +139,16 @@
     else flush();
   }
 
+  function hold(next) {
+    pending = next;
+    if (next) main.dataset.livePending = next.version;
+    else delete main.dataset.livePending;
+  }
+
   function flush() {
     if (!pending || busy()) return;
     var next = pending;
-    pending = null;
+    hold(null);
     if (!newer(next.version, main.dataset.liveVersion)) return;
     if (main.dataset.liveRole === "editor" && !next.own) fetchOwn();
     else show(next.version, next.html);
@@ -150,7 +157,7 @@
   function offer(version, html) {
     if (!newer(version, main.dataset.liveVersion)) return;
     if (pending && !newer(version, pending.version)) return;
-    pending = { version: version, html: html, own: false };
+    hold({ version: version, html: html, own: false });
     flush();
   }
 
@@ -193,7 +200,7 @@
   document.addEventListener("focusout", function () { setTimeout(flush, 0); });
   document.addEventListener("reset", function () { setTimeout(flush, 0); });
   // Sending a form loads the page anew: nothing is left to swap.
-  document.addEventListener("submit", function () { pending = null; });
+  document.addEventListener("submit", function () { hold(null); });
   window.addEventListener("pagehide", function () { if (source) source.close(); });
 
   connect();

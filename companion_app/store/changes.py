@@ -60,7 +60,7 @@ class ChangeFeed:
     def remove_listener(self, listener: Listener) -> None:
         """Stop calling `listener` (nothing happens if it was not added)."""
         with self._cond:
-            self._listeners = [known for known in self._listeners if known is not listener]
+            self._listeners = [known for known in self._listeners if known != listener]
 
     def notify(self) -> None:
         """Something may have changed: wake every waiter and call every listener."""

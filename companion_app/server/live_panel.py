@@ -1,0 +1,102 @@
+"""What the hub sends to pages with the box panel besides the page: frames and the status.
+
+- `event: frame`: while the strip animates (the raid, the reveal countdown), the hub reads
+  the table's frame (`GET /api/tables/<id>/device/frame`) every FRAME_S, once for all its
+  viewers, and pushes it; the panel paints it (static/device/device.js).
+- `event: status`: the bridge's mode and link and the table the box follows, read every
+  STATUS_S and after every write, pushed when they change.
+
+Both are read through the app as a plain viewer (`live_pages.internal_get`).
+"""
+
+import asyncio
+import json
+import time
+
+from companion_app.server import live_pages
+from companion_app.server.live_stream import Watch, sse_event
+
+#: Seconds between two frames of a running animation (the panel's old poll rate).
+FRAME_S = 0.1
+#: Seconds between checks of the bridge status (its report expires after 3 s).
+STATUS_S = 1.0
+#: Loopback host and language of the hub's own JSON reads.
+INTERNAL_HOST = "127.0.0.1"
+INTERNAL_LANG = "en"
+OK = 200
+
+
+class PanelFeed:
+    """Frames and bridge status for the box-panel pages of one hub."""
+
+    def __init__(self, hub) -> None:
+        """For `hub` (a LiveHub: its app, threads, groups and watches); nothing read yet."""
+        self.hub = hub
+        self.status: bytes | None = None
+        self.status_payload: dict | None = None
+        self.last_status = 0.0
+
+    def _json(self, path: str) -> dict | None:
+        """A JSON GET through the app as a viewer (in a thread); None unless 200."""
+        status, body, _ = live_pages.internal_get(
+            self.hub.app, path, lang=INTERNAL_LANG, host=INTERNAL_HOST
+        )
+        return json.loads(body) if status == OK else None
+
+    def _path(self, endpoint: str, **args: str) -> str:
+        """The URL path of an app endpoint."""
+        return self.hub.app.url_map.bind("localhost").build(endpoint, args)
+
+    def _offer(self, table_id: str | None, kind: str, event: bytes) -> None:
+        """Queue `event` for every subscriber of a box-panel page (of one table, or all)."""
+        for group in self.hub.groups_of(table_id, panel_only=True):
+            for subscriber in group.subscribers:
+                subscriber.offer(kind, event)
+
+    async def check_frame(self, table_id: str, watch: Watch) -> None:
+        """Read the table's frame; while the box animates, push one every FRAME_S."""
+        if watch.animating:
+            return
+        watch.animating = True
+        try:
+            path = self._path("api_device.table_frame", table_id=table_id)
+            while not self.hub.closed and self.hub.watches.get(table_id) is watch:
+                frame = await self.hub.in_threads(self._json, path)
+                if frame is None:
+                    break
+                animating = bool(frame.get("animation"))
+                if animating or watch.frame is not None:  # the last frame ends the animation
+                    watch.frame = sse_event("frame", frame)
+                    self._offer(table_id, "frame", watch.frame)
+                if not animating:
+                    watch.frame = None
+                    break
+                await asyncio.sleep(FRAME_S)
+        finally:
+            watch.animating = False
+
+    def _read_status(self) -> dict | None:
+        """The bridge's mode and link, and the followed table (in a thread)."""
+        status = self._json(self._path("api_device.get_device_status"))
+        followed = self._json(self._path("api_device.get_followed"))
+        if status is None or followed is None:
+            return None
+        return {
+            "mode": status.get("mode"),
+            "connected": bool(status.get("connected")),
+            "followed": followed.get("table"),
+        }
+
+    def status_due(self, woke: bool) -> bool:
+        """True if a round should read the status: after a write, or every STATUS_S."""
+        return woke or time.monotonic() - self.last_status >= STATUS_S
+
+    async def refresh_status(self) -> None:
+        """Push `event: status` to every box-panel page when the bridge or the choice moved."""
+        self.last_status = time.monotonic()
+        payload = await self.hub.in_threads(self._read_status)
+        if payload is None or payload == self.status_payload:
+            return
+        self.status_payload = payload
+        self.status = sse_event("status", payload)
+        self._offer(None, "status", self.status)

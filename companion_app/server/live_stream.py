@@ -1,0 +1,79 @@
+"""What a live stream is made of: its events, a subscriber, a group of them, a watched table.
+
+Plain data for the hub (`server/live.py`); every method runs on the event loop.
+"""
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+
+#: The order in which a subscriber's pending events are written.
+EVENT_ORDER = ("update", "status", "frame")
+
+
+class Refused(Exception):
+    """A stream or poll the hub will not hold: status and sentence for `{"error": ...}`."""
+
+    def __init__(self, status: int, message: str) -> None:
+        """The HTTP status and the sentence."""
+        self.status = status
+        super().__init__(message)
+
+
+def sse_event(kind: str, payload: object) -> bytes:
+    """One server-sent event: `event: <kind>` and the payload as one line of JSON."""
+    data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    return f"event: {kind}\ndata: {data}\n\n".encode()
+
+
+@dataclass(eq=False)
+class Subscriber:
+    """One open stream: the latest pending event of each kind and a wake-up."""
+
+    group: "Group"
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    pending: dict[str, bytes] = field(default_factory=dict)
+    closed: bool = False
+
+    def offer(self, kind: str, event: bytes) -> None:
+        """Queue `event`, replacing an unsent one of the same kind (only the latest matters)."""
+        self.pending[kind] = event
+        self.wake.set()
+
+    def take(self) -> bytes:
+        """Everything pending, in EVENT_ORDER, and clear the wake-up."""
+        chunk = b"".join(self.pending[kind] for kind in EVENT_ORDER if kind in self.pending)
+        self.pending.clear()
+        self.wake.clear()
+        return chunk
+
+    def end(self) -> None:
+        """Finish the stream (the hub closes, or the client went away)."""
+        self.closed = True
+        self.wake.set()
+
+
+@dataclass(eq=False)
+class Group:
+    """Subscribers of one page of one table in one language through one host."""
+
+    table_id: str
+    page: str
+    lang: str
+    host: str
+    subscribers: set[Subscriber] = field(default_factory=set)
+    version: tuple[int, ...] | None = None
+    event: bytes | None = None
+    ready: "asyncio.Task | None" = None
+
+
+@dataclass(eq=False)
+class Watch:
+    """A followed table: its groups, the last version seen, and what runs for it."""
+
+    groups: dict[tuple[str, str, str], Group] = field(default_factory=dict)
+    version: str | None = None
+    refreshing: bool = False
+    again: bool = False
+    animating: bool = False
+    frame: bytes | None = None
