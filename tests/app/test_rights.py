@@ -179,7 +179,7 @@ def test_the_box_bridge_authenticates_with_the_device_key(app, tablet):
 
 
 def test_this_computer_hosts_every_table_unless_turned_off(tmp_path, tablet):
-    """Rights: loopback requests edit (the database is theirs anyway); LOCAL_IS_HOST=False stops it."""
+    """Rights: loopback requests edit (they own the database); LOCAL_IS_HOST=False stops it."""
     table = create_on(tablet)
     assert move_on(tablet.application.test_client(), table, DEAL).status_code == 200
     strict = create_app(
