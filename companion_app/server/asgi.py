@@ -110,6 +110,8 @@ class Front:
             if scope is None:
                 return
         await self.wsgi(scope, receive, send)
+        if self.hub is not None:
+            self.hub.response_sent()  # a write's live updates start once it is answered
 
     async def _lifespan(self, receive, send) -> None:
         """Start up at once; on shutdown end the hub (normally already closed by the feed)."""

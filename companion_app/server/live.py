@@ -33,6 +33,8 @@ log = logging.getLogger(__name__)
 HUB_THREADS = 2
 #: Most live streams one process holds; more get 503 and retry later (live.js).
 DEFAULT_MAX_VIEWERS = 1000
+#: Longest a round waits, after a write, for the front to say the writer's response went.
+RESPONSE_WAIT_S = 0.05
 NOT_FOUND, UNAVAILABLE = 404, 503
 
 
@@ -53,6 +55,7 @@ class LiveHub:
         self.viewers = 0
         self.generation = 0
         self.rounds = 0
+        self.dirty = False
         self.closed = False
         self.wake = asyncio.Event()
         self.runner: asyncio.Task | None = None
@@ -72,11 +75,22 @@ class LiveHub:
             pass  # the loop is closed: the server has stopped
 
     def _changed(self, closed: bool) -> None:
-        """On the loop: a write happened (run a round now), or the app is stopping."""
+        """On the loop: a write happened (a round follows its response), or the app stops."""
         self.generation += 1
         if closed:
             self.close()
-        else:
+        elif not self.dirty:
+            self.dirty = True
+            self.loop.call_later(RESPONSE_WAIT_S, self.response_sent)
+
+    def response_sent(self) -> None:
+        """A Flask response went out (the front says so): run the round a write asked for.
+
+        Renders hold the GIL for tens of milliseconds; started while the writer's own
+        response is still on its way, they made the move's POST wait for them.
+        """
+        if self.dirty:
+            self.dirty = False
             self.wake.set()
 
     def _spawn(self, coroutine) -> asyncio.Task:

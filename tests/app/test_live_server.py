@@ -172,3 +172,12 @@ def test_stopping_the_server_ends_the_streams(tmp_path):
     while (found := stream.next_event()) is not None:
         assert found[0] in ("update", "status")
     stream.close()
+
+
+def test_the_listening_socket_is_tcp_so_every_connection_gets_nodelay():
+    """asyncio sets TCP_NODELAY only on sockets that say IPPROTO_TCP; without it a response
+    written in two parts waited 40 ms for a delayed ACK on every keep-alive request."""
+    from companion_app.server.serve import LOOPBACK, bind_socket
+
+    with bind_socket(LOOPBACK, 0) as sock:
+        assert sock.proto == socket.IPPROTO_TCP
