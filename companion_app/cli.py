@@ -5,6 +5,7 @@ import json
 import os
 import signal
 import sys
+from typing import TextIO
 
 from companion_app.device.commands import add_commands as add_device_commands
 from companion_app.server import jsonio
@@ -18,26 +19,41 @@ EXIT_REJECTED = 2
 EXIT_CANNOT_SERVE = 1
 
 
+def _emit(value: dict, stream: TextIO, indent: int | None = None) -> None:
+    """Print `value` as JSON; if the stream cannot encode a character, print it escaped."""
+    try:
+        print(json.dumps(value, ensure_ascii=False, indent=indent), file=stream)
+    except UnicodeEncodeError:  # a console in a legacy code page, or a lone surrogate
+        print(json.dumps(value, indent=indent), file=stream)
+
+
 def _fail(message: str) -> int:
     """Print `{"error": message}` on stderr; the exit status for a rejected sheet."""
-    print(json.dumps({"error": message}, ensure_ascii=False), file=sys.stderr)
+    _emit({"error": message}, sys.stderr)
     return EXIT_REJECTED
 
 
 def _read_sheet_text(path: str | None) -> str:
-    """The sheet's text from `path`, or from standard input when no path (or "-") is given."""
+    """The sheet's text (UTF-8, a BOM allowed) from `path`, or stdin when none (or "-")."""
     if path is None or path == "-":
-        return sys.stdin.read()
-    with open(path, encoding="utf-8") as sheet_file:
-        return sheet_file.read()
+        buffer = getattr(sys.stdin, "buffer", None)
+        raw = buffer.read() if buffer is not None else sys.stdin.read()
+    else:
+        with open(path, "rb") as sheet_file:
+            raw = sheet_file.read()
+    return raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
 
 
 def cmd_score(args: argparse.Namespace) -> int:
     """Score one sheet: the result JSON on stdout (0), or the error JSON on stderr (2)."""
+    where = "standard input" if args.file in (None, "-") else args.file
     try:
         text = _read_sheet_text(args.file)
-    except (OSError, UnicodeDecodeError) as exc:
-        return _fail(f"Cannot read the sheet {args.file}: {exc}.")
+    except OSError as exc:
+        return _fail(f"Cannot read the sheet {where}: {exc.strerror or exc}.")
+    except UnicodeDecodeError as exc:
+        byte = exc.object[exc.start]
+        return _fail(f"The sheet is not valid UTF-8: byte 0x{byte:02x} at position {exc.start}.")
     try:
         sheet = jsonio.parse(text, "The sheet")
     except jsonio.BadJson as exc:
@@ -46,7 +62,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         result = score_sheet(sheet)
     except InvalidSheet as exc:
         return _fail(str(exc))
-    print(json.dumps(result, ensure_ascii=False, indent=2))
+    _emit(result, sys.stdout, indent=2)
     return 0
 
 

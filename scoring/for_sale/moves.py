@@ -17,7 +17,7 @@ def complete_move(state: dict, move: object, rng: random.Random) -> dict:
 
 def apply(state: dict, move: object) -> dict:
     """The state after `move`; the input state is never modified."""
-    handler = handler_for(move, _HANDLERS)
+    handler = handler_for(move, _HANDLERS, fields=MOVE_FIELDS)
     new_state = copy.deepcopy(state)
     handler(new_state, move)
     return new_state
@@ -100,6 +100,15 @@ def _require_bidder(state: dict, move: dict) -> int:
     return seat
 
 
+#: Every field each move type takes (docs/games/for_sale.md); any other is refused by name.
+MOVE_FIELDS = {
+    "start": ("type", "seat"),
+    "houses": ("type", "houses"),
+    "bid": ("type", "seat", "coins"),
+    "pass": ("type", "seat"),
+    "checks": ("type", "checks"),
+    "sell": ("type", "houses"),
+}
 _HANDLERS = {
     "start": _start,
     "houses": _houses,

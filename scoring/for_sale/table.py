@@ -1,9 +1,10 @@
 """For Sale table setup: players, variant, refund rounding and the first state (RULES.md §2)."""
 
-from scoring.common import player_names
+from scoring.common import only_known_fields, player_names
 from scoring.errors import N_, InvalidSetup
 from scoring.for_sale import cards
 
+#: Every field a For Sale setup takes; any other is refused by name.
 SETUP_KEYS = ("players", "variant", "refund")
 
 
@@ -43,12 +44,7 @@ def _validate(setup: object) -> tuple[list[str], bool, str]:
     """Names, variant flag and refund rounding of a valid setup, or InvalidSetup."""
     if not isinstance(setup, dict):
         raise InvalidSetup(N_("The table setup must be an object with a list of players."))
-    for key in setup:
-        if key not in SETUP_KEYS:
-            raise InvalidSetup(
-                N_("Unknown setup field {key}; For Sale knows players, variant and refund."),
-                key=repr(key),
-            )
+    only_known_fields(setup, SETUP_KEYS)
     variant = setup.get("variant", False)
     if not isinstance(variant, bool):
         raise InvalidSetup(N_("variant must be true or false."))

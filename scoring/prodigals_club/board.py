@@ -1,5 +1,6 @@
 """Klub ztroskotanců constants and the board values a table enters (RULES.md §5)."""
 
+from scoring.common import only_known_fields
 from scoring.errors import N_, InvalidSetup
 
 GAME = "prodigals_club"
@@ -30,6 +31,25 @@ FEWEST_GAIN = 1
 SOCIETY_TOKENS = 4
 #: The district marker gives this discount when selling a tile of its district.
 DISTRICT_DISCOUNT = 1
+#: Every board value a setup may give, and the ones each competition uses.
+BOARD_KEYS = (
+    "messengers",
+    "money",
+    "districts",
+    "district",
+    "votes",
+    "hyde_park",
+    "society_tokens",
+    "society_range",
+)
+BOARD_KEYS_USED = {
+    PROPERTY: ("money", "districts", "district"),
+    ELECTION: ("votes", "hyde_park"),
+    SOCIETY: ("society_tokens", "society_range"),
+}
+UNKNOWN_BOARD_VALUE = N_("board: unknown board value {field}; the board values are: {known}.")
+#: Lists in an unused board value: at most one per round, nested no deeper than Hyde Park's.
+UNUSED_DEPTH = 2
 
 
 def is_int(value: object) -> bool:
@@ -120,10 +140,40 @@ def _tokens(value: object) -> list[int]:
     return list(value)
 
 
+def _blank_or_numbers(value: object, depth: int = UNUSED_DEPTH) -> bool:
+    """An unused board value as the setup form sends it: empty, a whole number, or lists of them."""
+    if value is None or value == "" or is_int(value):
+        return True
+    return (
+        depth > 0
+        and isinstance(value, list)
+        and len(value) <= ROUNDS
+        and all(_blank_or_numbers(item, depth - 1) for item in value)
+    )
+
+
+def _check_unused(value: dict, playing: list[str]) -> None:
+    """Board values of competitions not in play: kept as typed, so only empty or numbers."""
+    used = {"messengers"}
+    for name in playing:
+        used.update(BOARD_KEYS_USED.get(name, ()))
+    for key in BOARD_KEYS:
+        if key not in used and not _blank_or_numbers(value.get(key)):
+            raise InvalidSetup(
+                N_(
+                    "{field}: not used by the competitions in play; leave it empty or enter"
+                    " whole numbers."
+                ),
+                field=key,
+            )
+
+
 def board_values(value: object, playing: list[str]) -> dict:
     """The validated board values the table entered for the competitions in play."""
     if not isinstance(value, dict):
         raise InvalidSetup(N_("board: the board values must be an object."))
+    only_known_fields(value, BOARD_KEYS, InvalidSetup, UNKNOWN_BOARD_VALUE)
+    _check_unused(value, playing)
     board = {"messengers": _whole(value, "messengers", 1)}
     if PROPERTY in playing:
         board["money"] = _whole(value, "money", 0)

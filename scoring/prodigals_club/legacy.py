@@ -2,10 +2,15 @@
 
 from scoring.common import handler_for
 from scoring.errors import N_, IllegalMove
+from scoring.names import check_text
 from scoring.prodigals_club.board import LEGACY_START, is_int
 
 #: A property's label is a short note for the screen ("Statek", "Mlýn u řeky").
 MAX_LABEL = 40
+HIDDEN_IN_LABEL = N_(
+    "label: the label {text} contains {char}, a control, invisible or private-use character;"
+    " remove it."
+)
 
 
 def new_track() -> dict:
@@ -43,15 +48,18 @@ def _market_value(value: object) -> int:
 
 
 def _label(value: object) -> str:
-    """The optional label, trimmed."""
+    """The optional label, trimmed and in NFC, without hidden characters (scoring.names)."""
     if value is None:
         return ""
-    if not isinstance(value, str) or len(value.strip()) > MAX_LABEL:
+    label = value if isinstance(value, str) else None
+    if label is not None:
+        label = check_text(label, IllegalMove, HIDDEN_IN_LABEL)
+    if label is None or len(label) > MAX_LABEL:
         raise IllegalMove(
             N_("label: a property's label is text of at most {limit} characters."),
             limit=MAX_LABEL,
         )
-    return value.strip()
+    return label
 
 
 def _owned(state: dict, seat: int, wanted: object) -> int:
@@ -71,7 +79,7 @@ def _owned(state: dict, seat: int, wanted: object) -> int:
 def apply_legacy(state: dict, seat: int, move: dict) -> None:
     """Carry out one Legacy entry on the player's track."""
     unknown = N_("action: unknown Legacy entry {action}; expected one of: {known}.")
-    handler = handler_for(move, _ACTIONS, key="action", unknown=unknown)
+    handler = handler_for(move, _ACTIONS, key="action", unknown=unknown, fields=ACTION_FIELDS)
     handler(state["players"][seat]["legacy"], state, seat, move)
 
 
@@ -121,4 +129,16 @@ _ACTIONS = {
     "add": _add,
     "value": _value,
     "remove": _remove,
+}
+#: Every field each Legacy entry takes; any other is refused by name.
+ACTION_FIELDS = {
+    action: ("type", "seat", "action", *extra)
+    for action, extra in {
+        "spend": ("amount",),
+        "receive": ("amount",),
+        "set_cash": ("cash",),
+        "add": ("label", "value"),
+        "value": ("property", "value"),
+        "remove": ("property",),
+    }.items()
 }

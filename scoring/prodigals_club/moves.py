@@ -45,7 +45,7 @@ def complete_move(state: dict, move: object, rng: random.Random) -> dict:
 
 def apply(state: dict, move: object) -> dict:
     """The state after `move`; the input state is never modified."""
-    handler = handler_for(move, _HANDLERS)
+    handler = handler_for(move, _HANDLERS, fields=MOVE_FIELDS)
     new_state = copy.deepcopy(state)
     new_state["notice"] = None
     handler(new_state, move)
@@ -204,6 +204,20 @@ def _end_round(state: dict, move: dict) -> None:
     rounds.next_round(state)
 
 
+#: Every field each move type takes (docs/games/prodigals_club.md); any other is refused by
+#: name. Property and Legacy entries are checked per action (property.py, legacy.py).
+MOVE_FIELDS = {
+    "order": ("type", "order"),
+    "property": None,
+    "legacy": None,
+    "votes": ("type", "seat", "delta"),
+    "society": ("type", "seat", "tokens", "sum"),
+    "reserve": ("type", "seat", "place"),
+    "end_actions": ("type",),
+    "hyde_park": ("type", "megaphones"),
+    "old_lady": ("type", "exempt"),
+    "end_round": ("type",),
+}
 _HANDLERS = {
     "order": _order,
     "property": _property,

@@ -93,7 +93,7 @@ def _limit(value: object) -> int | None:
 def apply_property(state: dict, seat: int, move: dict) -> dict | None:
     """Carry out one property entry; the notice to show, if any."""
     unknown = N_("action: unknown property entry {action}; expected one of: {known}.")
-    handler = handler_for(move, _ACTIONS, key="action", unknown=unknown)
+    handler = handler_for(move, _ACTIONS, key="action", unknown=unknown, fields=ACTION_FIELDS)
     return handler(state, seat, move)
 
 
@@ -174,4 +174,16 @@ _ACTIONS = {
     "spend": _spend,
     "receive": _receive,
     "set_cash": _set_cash,
+}
+#: Every field each property entry takes; any other is refused by name.
+ACTION_FIELDS = {
+    action: ("type", "seat", "action", *extra)
+    for action, extra in {
+        "add": ("tiles",),
+        "sell": ("tile", "discount"),
+        "exchange": ("give", "take", "limit"),
+        "spend": ("amount",),
+        "receive": ("amount",),
+        "set_cash": ("cash",),
+    }.items()
 }

@@ -3,6 +3,7 @@
 from collections.abc import Mapping
 
 from scoring.errors import N_, InvalidSheet
+from scoring.names import sheet_names
 from scoring.prodigals_club import standings
 from scoring.prodigals_club.board import (
     ELECTION,
@@ -70,18 +71,9 @@ def _player_count(count: int, field: str) -> None:
         )
 
 
-def _names(names: list, field: str) -> list[str]:
-    """Non-empty, distinct player names."""
-    for index, name in enumerate(names):
-        if not isinstance(name, str) or not name.strip():
-            raise InvalidSheet(
-                N_("{field}[{index}]: a player name must be a non-empty string."),
-                field=field,
-                index=index,
-            )
-    if len(set(names)) != len(names):
-        raise InvalidSheet(N_("{field}: two players have the same name."), field=field)
-    return names
+def _names(names: list, fields: list[str]) -> list[str]:
+    """Clean, distinct player names (scoring.names); `fields` are their sheet paths."""
+    return sheet_names(names, fields)
 
 
 def _whole(value: object, field: str, minimum: int | None = None) -> int:
@@ -165,7 +157,9 @@ def final_standings(sheet: Mapping) -> dict:
         raise InvalidSheet(N_("players: must be a list of player entries."))
     _player_count(len(players), "players")
     scores = [_scores(player, playing, f"players[{i}]") for i, player in enumerate(players)]
-    names = _names([player["name"] for player in players], "players")
+    names = _names(
+        [player["name"] for player in players], [f"players[{i}].name" for i in range(len(players))]
+    )
     lists = [list(entry.values()) for entry in scores]
     ranks = standings.ranks(lists)
     return {
@@ -191,8 +185,11 @@ def hyde_park_sheet(sheet: Mapping) -> dict:
     if not isinstance(megaphones, Mapping):
         raise InvalidSheet(N_("megaphones: must be an object of player name to megaphones."))
     _player_count(len(megaphones), "megaphones")
-    names = _names(list(megaphones), "megaphones")
-    counts = [_whole(megaphones[name], f"megaphones.{name}", 0) for name in names]
+    names = _names(list(megaphones), ["megaphones"] * len(megaphones))
+    counts = [
+        _whole(megaphones[key], f"megaphones.{name}", 0)
+        for key, name in zip(megaphones, names, strict=True)
+    ]
     return {"votes": dict(zip(names, standings.hyde_park(counts, losses), strict=True))}
 
 
@@ -204,7 +201,7 @@ def handicap_sheet(sheet: Mapping) -> dict:
     if not isinstance(order, list):
         raise InvalidSheet(N_("order: must be the list of player names in turn order."))
     _player_count(len(order), "order")
-    names = _names(order, "order")
+    names = _names(order, [f"order[{i}]" for i in range(len(order))])
     return {"handicaps": dict(zip(names, standings.handicaps(playing, len(names)), strict=True))}
 
 

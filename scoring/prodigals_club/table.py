@@ -18,11 +18,15 @@ from scoring.prodigals_club.board import (
 from scoring.prodigals_club.legacy import new_track
 from scoring.prodigals_club.standings import handicaps
 
+#: Every field a Klub setup takes; any other is refused by name.
+SETUP_KEYS = ("players", "competitions", "board", "order")
+
 
 def new_table(setup: object) -> dict:
     """The first state: waiting for the turn order unless the setup already gives it."""
     if not isinstance(setup, dict):
         raise InvalidSetup(N_("The table setup must be an object with a list of players."))
+    common.only_known_fields(setup, SETUP_KEYS)
     names = player_names(setup.get("players"))
     playing = rules_board.competitions(setup.get("competitions"))
     values = rules_board.board_values(setup.get("board"), playing)

@@ -19,7 +19,7 @@ def complete_move(state: dict, move: object, rng: random.Random) -> dict:
 
 def apply(state: dict, move: object) -> dict:
     """The state after `move`; the input state is never modified."""
-    handler = handler_for(move, _HANDLERS)
+    handler = handler_for(move, _HANDLERS, fields=MOVE_FIELDS)
     new_state = copy_state(state)
     handler(new_state, move)
     return new_state
@@ -185,6 +185,16 @@ def _phase_message(state: dict) -> str:
     }.get(state["phase"], N_("The game is over."))
 
 
+#: Every field each move type takes (docs/game-contract.md); any other is refused by name.
+MOVE_FIELDS = {
+    "deal": ("type", "sets"),
+    "draw": ("type", "seat", "card"),
+    "thief": ("type", "seat", "take"),
+    "forced_auction": ("type", "seat"),
+    "bid": ("type", "seat", "check"),
+    "pass": ("type", "seat"),
+    "next_round": ("type",),
+}
 _HANDLERS = {
     "deal": _deal,
     "draw": _draw,

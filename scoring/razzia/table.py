@@ -2,9 +2,12 @@
 
 import random
 
-from scoring.common import player_names
+from scoring.common import only_known_fields, player_names
 from scoring.errors import N_, IllegalMove, InvalidSetup
 from scoring.razzia import cards
+
+#: Every field a Razzia! setup takes; any other is refused by name.
+SETUP_KEYS = ("players",)
 
 
 def new_table(setup: object) -> dict:
@@ -36,6 +39,7 @@ def _player_names(setup: object) -> list[str]:
     """Validated player names in seat order (clockwise)."""
     if not isinstance(setup, dict):
         raise InvalidSetup(N_("The table setup must be an object with a list of players."))
+    only_known_fields(setup, SETUP_KEYS)
     return player_names(
         setup.get("players"),
         cards.MIN_PLAYERS,

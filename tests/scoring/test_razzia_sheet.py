@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.errors import InvalidSheet
+from scoring.names import clean, refused_character, same_name_key
 from scoring.razzia.cards import (
     BUSINESSES,
     CARD_COUNTS,
@@ -489,10 +490,13 @@ def valid_sheets(draw) -> dict:
     round_no = draw(st.integers(1, 3))
     names = draw(
         st.lists(
-            st.text(min_size=1, max_size=6).filter(str.strip),
+            st.text(min_size=1, max_size=6)
+            .filter(lambda text: refused_character(text) is None)
+            .map(clean)
+            .filter(same_name_key),
             min_size=count,
             max_size=count,
-            unique=True,
+            unique_by=same_name_key,
         )
     )
     players = [{"name": name} for name in names]

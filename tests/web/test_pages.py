@@ -63,7 +63,7 @@ def test_duplicate_names_are_refused_in_czech_too(client):
     response = client.post(
         "/tables/new/razzia", data={"player": ["Ann", "ann"]}, headers={"Accept-Language": "cs"}
     )
-    assert "Dva hráči mají stejné jméno" in text(response)
+    assert "Hráči 1 a 2 mají stejné jméno" in text(response)
 
 
 def test_a_script_tag_in_a_name_is_shown_escaped_everywhere(client, pages):
