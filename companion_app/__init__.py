@@ -18,12 +18,13 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     config.init_app(app)
 
     from companion_app import api, i18n, store, web
-    from companion_app.server import errors, guard, live_pages
+    from companion_app.server import errors, guard, live_pages, rights
 
     store.init_app(app)
     i18n.init_app(app)
     errors.init_app(app)
     guard.init_app(app)
+    rights.init_app(app)
     api.init_app(app)
     web.init_app(app)
     live_pages.init_app(app)

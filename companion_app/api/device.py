@@ -13,8 +13,9 @@ from flask import Blueprint, Response, current_app, request
 from companion_app.api.tables import object_body
 from companion_app.device import feed as device_feed
 from companion_app.device.status import REMOTE_TTL_S, get_status
+from companion_app.server import rights
 from companion_app.server.errors import ApiError
-from companion_app.store import reveals
+from companion_app.store import get_store, reveals
 from companion_app.store.changes import MAX_ETAG, long_poll, notify_app, wait_for_change
 from scoring.reveal import StaleReveal
 
@@ -106,7 +107,21 @@ def put_followed() -> dict:
     table_id = body.get("table")
     if "table" not in body or not (table_id is None or isinstance(table_id, str)):
         raise ApiError(BAD_REQUEST, FOLLOW_EXAMPLE)
+    if not rights.is_box():
+        _require_follow_rights(table_id)
     return device_feed.follow(table_id)
+
+
+def _require_follow_rights(table_id: str | None) -> None:
+    """Pointing the box takes edit rights on the table it goes to and on a game in play that
+    someone chose for it (so one table cannot take the box from another mid-game)."""
+    if table_id is not None:
+        rights.require_edit(table_id)
+    leaving = device_feed.followed_table()
+    if leaving["chosen"] and leaving["table"] != table_id:
+        left = get_store().get(leaving["table"])
+        if not (left.finished or left.abandoned):
+            rights.require_edit(left.id)
 
 
 @bp.post("/tables/<table_id>/reveal")
