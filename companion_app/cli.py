@@ -137,8 +137,22 @@ def build_parser() -> argparse.ArgumentParser:
     score = commands.add_parser("score", help="score a sheet (SCORESHEETS.md) from FILE or stdin")
     score.add_argument("file", nargs="?", metavar="FILE", help="sheet JSON (default: stdin)")
     score.set_defaults(func=cmd_score)
-    add_device_commands(commands)
+    device = add_device_commands(commands)
+    key = device.add_parser("key", help="print the device key a bridge on another computer sends")
+    key.add_argument("--instance", help="the companion's folder (database and session key)")
+    key.set_defaults(func=cmd_device_key)
     return parser
+
+
+def cmd_device_key(args: argparse.Namespace) -> int:
+    """Print this companion's device key (for `companion device run --key` elsewhere)."""
+    from companion_app import create_app
+    from companion_app.server import rights
+
+    app = create_app(instance_path=os.path.abspath(args.instance) if args.instance else None)
+    with app.test_request_context():
+        print(rights.device_key())
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

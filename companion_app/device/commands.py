@@ -14,7 +14,7 @@ SHOW_S = 0.1  # `simulate --leds` looks at the strip this often
 
 
 def add_commands(commands):
-    """Register the `device` and `firmware` subcommands on the `companion` parser."""
+    """Register the `device` and `firmware` subcommands; the `device` subparsers, for more."""
     device = commands.add_parser("device", help="the table box: bridge, simulator, ports")
     sub = device.add_subparsers(dest="device_command", required=True)
     run = sub.add_parser("run", help="bridge a box on a serial port to a running companion")
@@ -38,6 +38,7 @@ def add_commands(commands):
     deploy = fw_sub.add_parser("deploy", help="copy the firmware to the board with mpremote")
     deploy.add_argument("--port", help="serial port (default: detect the box by USB id)")
     deploy.set_defaults(func=cmd_deploy)
+    return sub
 
 
 def _logging():

@@ -261,3 +261,16 @@ def test_abandoned_games_stay_out_of_results_and_statistics(app):
     csv = local.get("/history.csv").get_data(as_text=True)
     assert dropped not in archive and dropped not in csv
     assert kept in archive or kept in csv
+
+
+def test_companion_device_key_prints_the_key_the_app_accepts(tmp_path, capsys):
+    """Rights: `companion device key` gives the key a bridge on another computer must send."""
+    from companion_app.cli import main
+
+    assert main(["device", "key", "--instance", str(tmp_path)]) == 0
+    key = capsys.readouterr().out.strip()
+    app = create_app({"TESTING": True}, instance_path=str(tmp_path))  # the instance's own key
+    bridge = device(app, "192.168.1.60")
+    status = bridge.put("/api/device/status", json={"mode": "serial"}, headers=bearer(key))
+    assert status.status_code == 200
+    assert bridge.put("/api/device/status", json={"mode": "serial"}).status_code == 403
