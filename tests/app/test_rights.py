@@ -101,11 +101,14 @@ def test_a_viewer_page_has_no_edit_controls(tablet, phone):
     assert 'data-testid="view-only"' in page
     assert f"/tables/{table['id']}/moves" not in page
     assert 'data-role="viewer"' in page
+    assert 'data-readonly="1"' in page  # the box panel shows, never presses
+    assert 'data-testid="reveal-arm"' not in page and 'data-testid="device-follow"' not in page
     history = phone.get(f"/tables/{table['id']}/history").get_data(as_text=True)
     assert 'data-testid="undo"' not in history
     host_page = tablet.get(f"/tables/{table['id']}").get_data(as_text=True)
     assert f"/tables/{table['id']}/moves" in host_page
     assert 'data-role="host"' in host_page
+    assert 'data-testid="reveal-arm"' in host_page and 'data-readonly' not in host_page
     assert 'data-testid="scorer-qr"' in host_page
 
 

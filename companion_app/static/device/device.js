@@ -32,6 +32,7 @@
 
   function start(root) {
     var data = root.dataset;
+    var readonly = data.readonly === "1";  // a viewer's panel: shows, never presses
     var text = JSON.parse(root.querySelector(".device-text").textContent);
     var revealId = data.revealId ? Number(data.revealId) : null;
     var errorBox = root.querySelector(".device-error");
@@ -47,7 +48,7 @@
         var state = frame.seats[seat];
         var pixel = frame.layout.seat[0] + seat;
         button.dataset.state = state;
-        button.disabled = state !== "armed";
+        button.disabled = state !== "armed" || readonly;
         button.querySelector(".seat-state").textContent = text.seat[state];
         button.querySelector(".led").style.setProperty("--led", screenColour(frame.pixels[pixel], frame.cap));
       });
@@ -58,7 +59,8 @@
       if (reveal && reveal.revealed) line = fill(text.revealed, { id: reveal.id });
       else if (reveal) line = fill(text.progress, { id: reveal.id, locked: reveal.locked.length, armed: reveal.seats.length });
       root.querySelector(".reveal-status").textContent = line;
-      root.querySelector("[data-action=disarm]").disabled = !reveal;
+      var disarm = root.querySelector("[data-action=disarm]");
+      if (disarm) disarm.disabled = !reveal;
       revealId = reveal ? reveal.id : null;
     }
 
@@ -85,6 +87,7 @@
       badge.dataset.state = state;
       badge.textContent = text.badge[state];
       var followed = status.followed === data.table;
+      if (!follow) return;  // a viewer's panel has no follow button
       follow.setAttribute("aria-pressed", String(followed));
       follow.textContent = followed ? text.followed : text.follow;
     }
