@@ -54,6 +54,31 @@ def deal_on(tablet) -> None:
         tablet.click("[data-testid=deal-hand]")
 
 
+#: Same-origin POSTs from the phone's page, as its browser would send them: their statuses.
+PHONE_POSTS = """async (url) => {
+  const form = (fields) => ({method: "POST", body: new URLSearchParams(fields)});
+  const json = (body) => ({method: "POST", headers: {"Content-Type": "application/json"},
+                           body: JSON.stringify(body)});
+  const api = url.replace("/tables/", "/api/tables/");
+  const answers = await Promise.all([
+    fetch(url + "/undo", form({version: "1"})),
+    fetch(url + "/moves", form({version: "1", type: "draw"})),
+    fetch(api + "/undo", json({version: 1})),
+  ]);
+  return answers.map((answer) => answer.status);
+}"""
+#: The table's version as the API tells it.
+TABLE_VERSION = """async (url) => {
+  const answer = await fetch(url.replace("/tables/", "/api/tables/"));
+  return (await answer.json()).version;
+}"""
+
+
+def phone_posts(phone, url: str) -> list[int]:
+    """The statuses of the phone's undo and move posts (form and API)."""
+    return phone.evaluate(PHONE_POSTS, url)
+
+
 def test_a_move_on_the_tablet_appears_on_a_watching_phone(tmp_path):
     """The phone only watches (no rights): its table and history pages follow the tablet."""
     with served(serve_app(tmp_path, LOCAL_IS_HOST=False)) as server, chromium() as browser:
@@ -80,6 +105,8 @@ def test_a_move_on_the_tablet_appears_on_a_watching_phone(tmp_path):
         assert phone.inner_text("[data-testid=turn]") == tablet.inner_text("[data-testid=turn]")
         assert phone.query_selector("main form[action$='/moves']") is None
         screenshot(phone, "live-phone-after-move")
+        assert phone_posts(phone, url) == [403, 403, 403]  # the phone's own writes, refused
+        assert tablet.evaluate(TABLE_VERSION, url) == 1  # ...and nothing changed
         assert not tablet_errors and not phone_errors
 
 
