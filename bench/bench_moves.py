@@ -38,6 +38,7 @@ def serve(port: int, instance: str) -> None:
     from flask import request
 
     from companion_app import create_app
+    from companion_app.server import rights
     from companion_app.server.asgi import Front
     from companion_app.server.serve import DEFAULT_THREADS, bind_socket, make_server
 
@@ -48,6 +49,7 @@ def serve(port: int, instance: str) -> None:
         return {"ok": isinstance(request.get_json(), dict)}
 
     app.add_url_rule(NOOP_PATH, "bench_noop", noop, methods=["POST"])
+    rights.declare(app, "bench_noop", rights.OPEN)  # a write anyone may make, like /lang
     make_server(Front(app, DEFAULT_THREADS)).run(sockets=[bind_socket(HOST, port)])
 
 

@@ -7,7 +7,7 @@ Three roads (docs/live.md):
 - `GET` of a long-polling endpoint with `?wait=<etag>` (`store.changes.long_poll`: the device
   API): the waiting happens here, without a thread; then the request goes to Flask without
   `wait`, so Flask answers at once.
-- Everything else: Flask through a2wsgi's WSGIMiddleware, in a pool of `threads` threads.
+- Everything else: Flask, run to its end in a pool of `threads` threads (`server/wsgi.py`).
 """
 
 import asyncio
@@ -15,7 +15,6 @@ import json
 import re
 from urllib.parse import parse_qsl, urlencode
 
-from a2wsgi import WSGIMiddleware
 from flask import Flask
 from werkzeug.exceptions import HTTPException
 
@@ -23,6 +22,7 @@ from companion_app.server.guard import refused_host
 from companion_app.server.live import LiveHub
 from companion_app.server.live_pages import PAGE_ENDPOINTS, STREAM_PREFIX
 from companion_app.server.live_stream import Refused, Subscriber
+from companion_app.server.wsgi import ThreadedWSGI
 from companion_app.store.changes import MAX_ETAG, long_poll_etag
 
 #: Keep-alive comment on an idle stream (proxies and dead phones are noticed by writing).
@@ -68,7 +68,7 @@ class Front:
     def __init__(self, app: Flask, threads: int) -> None:
         """Wrap `app`; Flask requests run in a pool of `threads` threads."""
         self.app = app
-        self.wsgi = WSGIMiddleware(app, workers=threads)
+        self.wsgi = ThreadedWSGI(app, threads)
         self.hub: LiveHub | None = None
 
     def _hub(self) -> LiveHub:

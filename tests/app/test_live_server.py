@@ -181,3 +181,20 @@ def test_the_listening_socket_is_tcp_so_every_connection_gets_nodelay():
 
     with bind_socket(LOOPBACK, 0) as sock:
         assert sock.proto == socket.IPPROTO_TCP
+
+
+def test_a_body_over_the_limit_is_refused_without_reading_it_all(live):
+    _, base, _ = live
+    host, port = base.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=GUARD_S)
+    too_big = b'{"game": "razzia", "players": ["' + b"x" * (1024 * 1024) + b'"]}'
+    headers = {"Content-Type": "application/json"}
+    try:
+        connection.request("POST", "/api/tables", too_big, headers)
+        response = connection.getresponse()
+        assert response.status == 413 and "limit" in json.loads(response.read())["error"]
+    except (BrokenPipeError, ConnectionResetError):
+        pass  # the server may hang up before the client finished sending: also a refusal
+    finally:
+        connection.close()
+    assert json_request(base, "GET", "/api/tables") == (200, {"tables": []})  # nothing made

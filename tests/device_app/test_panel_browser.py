@@ -56,9 +56,11 @@ def wait_colour(page, pixel: int, colour: str) -> None:
 
 
 def colour_of(page, pixel: int) -> str:
-    """LED `pixel`'s colour as the browser computed it."""
-    return page.eval_on_selector(
-        f"[data-testid=led-{pixel}]", "led => getComputedStyle(led).backgroundColor"
+    """LED `pixel`'s colour as the browser computed it (found and read in one step: a live
+    update may put a new panel in place of the old one at any moment)."""
+    return page.evaluate(
+        "selector => getComputedStyle(document.querySelector(selector)).backgroundColor",
+        f"[data-testid=led-{pixel}]",
     )
 
 

@@ -18,6 +18,26 @@
 
   function Refusal(message) { this.message = message; }
 
+  // An etag (docs/device-api.md) as numbers that grow with it: version, reveal id, step.
+  function etagKey(etag) {
+    var parts = String(etag || "0").split(":");
+    if (parts.length < 3) return [Number(parts[0]) || 0, 0, 0];
+    return [Number(parts[0]) || 0, Number(parts[1]) || 0, parts[2] === "off" ? 99 : Number(parts[2]) || 0];
+  }
+
+  function newerEtag(a, b) {
+    var x = etagKey(a);
+    var y = etagKey(b);
+    for (var i = 0; i < x.length; i += 1) {
+      if (x[i] !== y[i]) return x[i] > y[i];
+    }
+    return false;
+  }
+
+  // The newest frame painted per table: a panel swapped in from an older page (a live
+  // update that was on its way while this panel's own press was painted) shows it at once.
+  var newest = {};
+
   async function call(url, method, body) {
     var options = { method: method || "GET", headers: { Accept: "application/json" } };
     if (body !== undefined) {
@@ -65,6 +85,8 @@
     }
 
     function paint(frame) {
+      var known = newest[data.table];
+      if (!known || !newerEtag(known.etag, frame.etag)) newest[data.table] = frame;
       root.querySelectorAll(".device-strip .led").forEach(function (led) {
         var pixel = frame.pixels[Number(led.dataset.pixel)];
         led.dataset.level = pixel.join(",");
@@ -123,6 +145,9 @@
         });
       }
     });
+
+    var known = newest[data.table];
+    if (known && newerEtag(known.etag, data.etag)) paint(known);
 
     return {
       root: root,

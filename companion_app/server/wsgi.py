@@ -1,0 +1,80 @@
+"""Flask behind the server front: each request runs to its end in a worker thread.
+
+a2wsgi's WSGIMiddleware streams the request body and the response between the event loop
+and the worker chunk by chunk: three or four thread <-> loop hand-offs for a small answer,
+each waiting for the GIL, which doubled the cost of a request and halved the throughput
+(docs/live.md). The companion's requests and answers are small (bodies are capped by
+MAX_CONTENT_LENGTH, pages and JSON are kilobytes), so this bridge reads the body on the
+loop, runs the app in the pool and writes the whole answer at once: one hand-off. The WSGI
+environ is a2wsgi's (`build_environ`, PEP 3333).
+"""
+
+import asyncio
+import io
+from concurrent.futures import ThreadPoolExecutor
+
+from a2wsgi.wsgi import build_environ
+from flask import Flask
+
+#: What a body may hold when the app sets no limit (Flask would read it all anyway).
+UNLIMITED = None
+
+
+class ThreadedWSGI:
+    """An ASGI app that runs a WSGI app in a pool of `workers` threads, buffered."""
+
+    def __init__(self, app: Flask, workers: int) -> None:
+        """Wrap `app` with its own thread pool."""
+        self.app = app
+        self.executor = ThreadPoolExecutor(workers, thread_name_prefix="flask")
+
+    async def _body(self, receive) -> bytes:
+        """The request body, cut one byte past MAX_CONTENT_LENGTH (Flask answers 413)."""
+        limit = self.app.config.get("MAX_CONTENT_LENGTH", UNLIMITED)
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                break  # the client went away
+            chunk = message.get("body", b"")
+            chunks.append(chunk)
+            size += len(chunk)
+            if not message.get("more_body") or (limit is not None and size > limit):
+                break
+        return b"".join(chunks)
+
+    def _run(self, environ: dict) -> tuple[str, list, bytes]:
+        """The app's whole answer to one request (in a worker thread)."""
+        answer: dict = {}
+        written: list[bytes] = []
+
+        def start_response(status: str, headers: list, exc_info=None):
+            """WSGI's start_response: nothing is sent before the app is done."""
+            answer["status"], answer["headers"] = status, headers
+            return written.append
+
+        chunks = self.app(environ, start_response)
+        try:
+            written.extend(chunks)
+        finally:
+            close = getattr(chunks, "close", None)
+            if close is not None:
+                close()
+        return answer["status"], answer["headers"], b"".join(written)
+
+    async def __call__(self, scope, receive, send) -> None:
+        """Answer one HTTP request through the WSGI app."""
+        environ = build_environ(scope, io.BytesIO(await self._body(receive)))
+        loop = asyncio.get_running_loop()
+        status, headers, body = await loop.run_in_executor(self.executor, self._run, environ)
+        await send(
+            {
+                "type": "http.response.start",
+                "status": int(status.split(" ", 1)[0]),
+                "headers": [
+                    (name.lower().encode("latin-1"), value.encode("latin-1"))
+                    for name, value in headers
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
