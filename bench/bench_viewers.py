@@ -1,13 +1,14 @@
 """Benchmark: 300 live viewers on one `companion serve` while a client moves once a second.
 
-Run from the repository root:  .venv/bin/python -m bench.bench_viewers   (about 2 minutes)
+Run from the repository root:  .venv/bin/python -m bench.bench_viewers   (about 5 minutes)
 
 Starts the real `companion serve` on a temporary instance, then:
   1. moves once a second on a table nobody watches (the baseline POST latency);
   2. opens VIEWERS live streams (`GET /live/tables/<id>?page=...&lang=...`, the request an
      EventSource makes, spread over the four live pages and both languages) from a second
-     process, and moves once a second on their table: move -> seen for every viewer and
-     every move, the POST latency as a ratio to the baseline, errors;
+     process, and moves once a second on their table (in blocks of 10 alternating with the
+     baseline's): move -> seen for every viewer and move, the POST latency as a ratio to
+     the baseline, errors;
   3. holds POLLS device long polls on one table and moves on another as fast as it can,
      against the same moves with no poll held.
 Every figure is a ratio to a baseline measured in the same run (bench/README.md) or, for
@@ -34,13 +35,15 @@ from bench.longest_game import PLAYERS, longest_game
 REPO = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
 VIEWERS = 300
-MOVES = 30
+#: Moves watched, and as many not watched: 60 each, since the p99 of 30 is their maximum.
+MOVES = 60
 POLLS = 100
 INTERVAL_S = 1.0
 #: Moves in a row before switching between watched and not watched (or polls held or not).
 BLOCK = 10
-#: Moves on the other table in the long-poll comparison, each way.
-POLL_MOVES = 40
+#: Moves on the other table in the long-poll comparison, each way, in blocks of POLL_BLOCK.
+POLL_MOVES = 200
+POLL_BLOCK = 20
 #: Time for freshly opened polls to reach the server and wait there.
 POLLS_SETTLE_S = 1.0
 #: Viewers by page, as a club night might spread them (phones mostly on the table page).
@@ -287,15 +290,15 @@ def poll_figures(port: int, game: list[dict], polls: int) -> dict:
     table = Table(port, game)
     for _ in range(3):  # warm-up
         table.move()
-    for _ in range(0, POLL_MOVES, BLOCK):
-        alone += [table.move()[2] for _ in range(BLOCK)]
+    for _ in range(0, POLL_MOVES, POLL_BLOCK):
+        alone += [table.move()[2] for _ in range(POLL_BLOCK)]
         sockets = [open_poll(port, held_on.id, view["etag"]) for _ in range(polls)]
         time.sleep(POLLS_SETTLE_S)  # every poll has reached the server and waits
-        beside += [table.move()[2] for _ in range(BLOCK)]
+        beside += [table.move()[2] for _ in range(POLL_BLOCK)]
         still_held += sum(not select.select([sock], [], [], 0)[0] for sock in sockets)
         for sock in sockets:
             sock.close()
-    rounds = len(range(0, POLL_MOVES, BLOCK))
+    rounds = len(range(0, POLL_MOVES, POLL_BLOCK))
     return {"alone": alone, "beside": beside, "polls": polls, "still_held": still_held / rounds}
 
 

@@ -106,7 +106,7 @@ class Front:
             await self._stream(scope, receive, send)
             return
         if scope["method"] == "GET" and b"wait=" in scope["query_string"]:
-            scope = await self._hold(scope, send)
+            scope, receive = await self._hold(scope, receive, send)
             if scope is None:
                 return
         await self.wsgi(scope, receive, send)
@@ -126,27 +126,38 @@ class Front:
 
     # -- device long polls -----------------------------------------------------------------
 
-    async def _hold(self, scope, send):
-        """Wait for a `?wait=` poll's etag to move; the scope to hand Flask (None: answered)."""
+    async def _hold(self, scope, receive, send):
+        """Wait for a `?wait=` poll's etag to move: (scope, receive) to hand Flask, or
+        (None, None) when it was answered here or its client went away."""
         pairs = parse_qsl(scope["query_string"].decode("latin-1"), keep_blank_values=True)
         seen = next((value for key, value in pairs if key == "wait"), None)
         if seen is None or len(seen) > MAX_ETAG:
-            return scope  # not a poll, or one Flask refuses
+            return scope, receive  # not a poll, or one Flask refuses
         try:
             endpoint, args = self.app.url_map.bind("localhost").match(scope["path"], "GET")
         except HTTPException:
-            return scope
+            return scope, receive
         if long_poll_etag(self.app, endpoint) is None:
-            return scope
+            return scope, receive
+        received: list[dict] = []
+        holding = asyncio.ensure_future(self._hub().hold_poll(endpoint, args, seen))
+        gone = asyncio.ensure_future(_until_disconnect(receive, received))
         try:
-            await self._hub().hold_poll(endpoint, args, seen)
-        except Refused as refused:
-            await _error(
-                send, refused.status, str(refused), [(b"retry-after", str(RETRY_AFTER_S).encode())]
-            )
-            return None
-        rest = urlencode([(key, value) for key, value in pairs if key != "wait"])
-        return {**scope, "query_string": rest.encode("latin-1")}
+            await asyncio.wait({holding, gone}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (holding, gone):
+                task.cancel()
+        if not holding.cancelled() and holding.done() and holding.exception() is None:
+            rest = urlencode([(key, value) for key, value in pairs if key != "wait"])
+            return {**scope, "query_string": rest.encode("latin-1")}, _replay(received, receive)
+        if gone.done() and not gone.cancelled():
+            return None, None  # the client hung up: the poll no longer holds a place
+        refused = holding.exception()
+        if not isinstance(refused, Refused):
+            raise refused
+        retry = [(b"retry-after", str(RETRY_AFTER_S).encode())]
+        await _error(send, refused.status, str(refused), retry)
+        return None, None
 
     # -- live streams ----------------------------------------------------------------------
 
@@ -205,6 +216,26 @@ async def _pump(subscriber: Subscriber, send) -> None:
         chunk = subscriber.take()
         if chunk and not subscriber.closed:
             await send({"type": "http.response.body", "body": chunk, "more_body": True})
+
+
+async def _until_disconnect(receive, received: list[dict]) -> None:
+    """Return when the client goes away; keep the request's messages for Flask."""
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return
+        received.append(message)
+
+
+def _replay(received: list[dict], receive):
+    """A `receive` that gives the kept request messages first, then the connection's."""
+    kept = list(received)
+
+    async def replay() -> dict:
+        """The next request message."""
+        return kept.pop(0) if kept else await receive()
+
+    return replay
 
 
 async def _watch_disconnect(receive, subscriber: Subscriber) -> None:

@@ -241,8 +241,9 @@ def test_a_held_poll_answers_when_its_table_moves_not_when_another_does(tmp_path
         poll = asyncio.ensure_future(
             hub.hold_poll("api_device.table_device", {"table_id": table_a["id"]}, etag)
         )
-        while hub.polls.held == 0:
-            await asyncio.sleep(0)
+        async with asyncio.timeout(GUARD_S):
+            while hub.polls.held == 0:
+                await asyncio.sleep(0.01)
         rounds = hub.rounds
         await asyncio.to_thread(api.move, table_b, DEAL)
         async with asyncio.timeout(GUARD_S):
@@ -271,8 +272,9 @@ def test_closing_the_hub_ends_streams_and_releases_polls(tmp_path):
         poll = asyncio.ensure_future(
             hub.hold_poll("api_device.table_device", {"table_id": table["id"]}, etag)
         )
-        while hub.polls.held == 0:
-            await asyncio.sleep(0)
+        async with asyncio.timeout(GUARD_S):
+            while hub.polls.held == 0:
+                await asyncio.sleep(0.01)
         get_feed(app).close()  # what the server does when it stops
         async with asyncio.timeout(GUARD_S):
             await poll

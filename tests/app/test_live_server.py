@@ -9,6 +9,7 @@ import http.client
 import json
 import select
 import socket
+import time
 
 import pytest
 
@@ -32,6 +33,14 @@ def live(tmp_path):
     )
     with served(app) as server:
         yield app, f"http://127.0.0.1:{server.server_port}", server
+
+
+def wait_until(condition) -> None:
+    """Return once `condition()` holds; fail after GUARD_S (a guard, not a timing check)."""
+    deadline = time.monotonic() + GUARD_S
+    while not condition():
+        assert time.monotonic() < deadline, "gave up waiting"
+        select.select([], [], [], 0.01)
 
 
 class Stream:
@@ -138,10 +147,8 @@ def test_a_hundred_held_polls_do_not_hold_up_a_move_on_another_table(live):
     table_a, table_b = api.table(), api.table()
     etag = api.view(table_a["id"])[1]["etag"]
     polls = [open_poll(base, table_a["id"], etag) for _ in range(POLLS)]
-    hub = None
-    while hub is None or hub.polls.held < POLLS:
-        hub = server.front.hub
-        select.select([], [], [], 0.01)
+    wait_until(lambda: server.front.hub is not None and server.front.hub.polls.held == POLLS)
+    hub = server.front.hub
     # More polls wait than Flask has threads; a move on table B still goes through...
     status, moved = json_request(
         base, "POST", f"/api/tables/{table_b['id']}/moves", {"version": 0, "move": DEAL}
@@ -198,3 +205,15 @@ def test_a_body_over_the_limit_is_refused_without_reading_it_all(live):
     finally:
         connection.close()
     assert json_request(base, "GET", "/api/tables") == (200, {"tables": []})  # nothing made
+
+
+def test_a_poll_whose_client_hangs_up_stops_holding_a_place(live):
+    app, base, server = live
+    api = DeviceApi(app.test_client())
+    table = api.table()
+    polls = [open_poll(base, table["id"], api.view(table["id"])[1]["etag"]) for _ in range(3)]
+    wait_until(lambda: server.front.hub is not None and server.front.hub.polls.held == 3)
+    for sock in polls:
+        sock.close()
+    wait_until(lambda: server.front.hub.polls.held == 0)  # freed, though never answered
+    assert server.front.hub.polls.waiting == {}
