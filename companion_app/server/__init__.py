@@ -5,6 +5,6 @@
 and cross-site writes (docs/security.md). `serve` runs the app with uvicorn and prints where
 the tablet should point: its front (`asgi`) holds the live pages' streams and the device
 long polls on an event loop (the hub in `live`, the pages' side in `live_pages`) and hands
-every other request to Flask in a thread pool (docs/live.md). May import `store`, `i18n`,
-`config` and `scoring` (docs/architecture.md).
+every other request to Flask in a thread pool (`wsgi`; docs/live.md). May import `store`,
+`i18n`, `config` and `scoring` (docs/architecture.md).
 """
