@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from flask import Flask, g, request
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
+from companion_app.i18n import get_locale
 from companion_app.server.rights import VIEWER_ENVIRON
 from companion_app.store import TableNotFound, db, reveals
 from companion_app.store.reveal_gate import DISARMED, NEVER_ARMED
@@ -96,8 +97,6 @@ def live_main() -> dict:
     if noted is None:
         return {"live_main": None}
     page, table_id, version = noted
-    from companion_app.i18n import get_locale
-
     url = stream_url(table_id, page, get_locale())
     return {"live_main": {"url": url, "version": version, "page": page}}
 
