@@ -108,7 +108,7 @@ def test_a_viewer_page_has_no_edit_controls(tablet, phone):
     host_page = tablet.get(f"/tables/{table['id']}").get_data(as_text=True)
     assert f"/tables/{table['id']}/moves" in host_page
     assert 'data-role="host"' in host_page
-    assert 'data-testid="reveal-arm"' in host_page and 'data-readonly' not in host_page
+    assert 'data-testid="reveal-arm"' in host_page and "data-readonly" not in host_page
     assert 'data-testid="scorer-qr"' in host_page
 
 
