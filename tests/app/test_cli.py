@@ -12,6 +12,7 @@ from PIL import Image
 
 from companion_app import cli
 from companion_app.server import serve
+from tests.serve_fakes import FakeServer, fake_serving
 
 SHEET = {
     "game": "razzia",
@@ -111,36 +112,8 @@ def test_banner_names_the_url_and_its_qr_code_decodes_to_it():
     assert decode_terminal_qr(text) == [url]
 
 
-class FakeSocket:
-    """Stands in for the listening socket: bound where asked, nothing really opened."""
-
-    def __init__(self, host, port):
-        self.address = (host, port)
-
-    def getsockname(self):
-        """The address it was "bound" to."""
-        return self.address
-
-    def close(self):
-        """Nothing to close."""
-
-
-class FakeServer:
-    """Stands in for the uvicorn server: remembers what it was given, returns from run()."""
-
-    made: dict = {}
-
-    def __init__(self, front):
-        FakeServer.made = {"app": front.app}
-
-    def run(self, sockets):
-        """Return at once instead of serving."""
-        FakeServer.made["address"] = sockets[0].getsockname()
-
-
 def test_serve_uses_uvicorn_and_the_lan_banner(monkeypatch, capsys, tmp_path):
-    monkeypatch.setattr(serve, "bind_socket", FakeSocket)
-    monkeypatch.setattr(serve, "make_server", FakeServer)
+    fake_serving(monkeypatch)
     monkeypatch.setattr(serve, "lan_address", lambda: "10.1.2.3")
     status = cli.main(["serve", "--lan", "--port", "5123", "--instance", str(tmp_path)])
     assert status == 0

@@ -2,36 +2,7 @@
 
 from companion_app import create_app
 from companion_app.server import serve
-
-
-class FakeSocket:
-    """Stands in for the listening socket: bound where asked, nothing really opened."""
-
-    def __init__(self, host, port):
-        self.address = (host, port)
-
-    def getsockname(self):
-        """The address it was "bound" to."""
-        return self.address
-
-    def close(self):
-        """Nothing to close."""
-
-
-class FakeServer:
-    """Stands in for the uvicorn server: returns from run() at once."""
-
-    def __init__(self, front):
-        self.front = front
-
-    def run(self, sockets):
-        """Return instead of serving."""
-
-
-def fake_serving(monkeypatch):
-    """serve.run binds and serves nothing."""
-    monkeypatch.setattr(serve, "bind_socket", FakeSocket)
-    monkeypatch.setattr(serve, "make_server", FakeServer)
+from tests.serve_fakes import fake_serving
 
 
 def test_environment_sets_base_url_and_location(monkeypatch, tmp_path):
