@@ -140,6 +140,20 @@ def _tokens(value: object) -> list[int]:
     return list(value)
 
 
+def _tokens_in_range(tokens: list[int], chart: list[int] | None) -> None:
+    """The starting tokens' sum lies within the chart's range (RULES.md §5 "Society")."""
+    if chart is not None and not chart[0] <= sum(tokens) <= chart[1]:
+        raise InvalidSetup(
+            N_(
+                "society_tokens: the tokens start on a score of {total}, outside the chart's"
+                " range of {low} to {high}."
+            ),
+            total=sum(tokens),
+            low=chart[0],
+            high=chart[1],
+        )
+
+
 def _blank_or_numbers(value: object, depth: int = UNUSED_DEPTH) -> bool:
     """An unused board value as the setup form sends it: empty, a whole number, or lists of them."""
     if value is None or value == "" or is_int(value):
@@ -174,7 +188,11 @@ def board_values(value: object, playing: list[str]) -> dict:
         raise InvalidSetup(N_("board: the board values must be an object."))
     only_known_fields(value, BOARD_KEYS, InvalidSetup, UNKNOWN_BOARD_VALUE)
     _check_unused(value, playing)
-    board = {"messengers": _whole(value, "messengers", 1)}
+    board = {}
+    if value.get("messengers") not in (None, ""):
+        # Messengers per player count are asked at setup but no scoring rule uses them
+        # (RULES.md §5), so they are optional; a table that enters them keeps them.
+        board["messengers"] = _whole(value, "messengers", 1)
     if PROPERTY in playing:
         board["money"] = _whole(value, "money", 0)
         board["districts"] = _whole(value, "districts", 1)
@@ -192,4 +210,5 @@ def board_values(value: object, playing: list[str]) -> dict:
     if SOCIETY in playing:
         board["society_tokens"] = _tokens(value.get("society_tokens"))
         board["society_range"] = _society_range(value.get("society_range"))
+        _tokens_in_range(board["society_tokens"], board["society_range"])
     return board

@@ -79,10 +79,14 @@ def exchange_excess(given: dict, taken: dict, limit: int | None) -> int:
 
 
 def _limit(value: object) -> int | None:
-    """The exchange limit as pounds (the board's −3 is 3), or None when the space has none."""
+    """The exchange limit as pounds (the board's −3 is 3), or None when the space has none.
+
+    The board prints the limit as a drop in face value (seed: −3, −2), so a positive number
+    is refused rather than read as its negative.
+    """
     if value is None:
         return None
-    if not is_int(value) or value == 0:
+    if not is_int(value) or value >= 0:
         raise IllegalMove(
             N_("limit: enter the exchange limit printed on the space (e.g. -3), not {value}."),
             value=repr(value),

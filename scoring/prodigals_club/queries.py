@@ -172,7 +172,7 @@ def results(state: dict) -> dict:
     scores = all_scores(state, game_end=True)
     lists = [list(entry.values()) for entry in scores]
     ranks = state["ranks"] or standings.ranks(lists)
-    first = state["order"][0] if state["order"] else None
+    first = start_player(state)
     return {
         "finished": finished,
         "highest_wins": False,
@@ -194,3 +194,21 @@ def results(state: dict) -> dict:
             for entry in state["rounds"]
         ],
     }
+
+
+def start_player(state: dict) -> int | None:
+    """The seat that started round 1 (None before the turn order), not this round's first.
+
+    States stored before `start_player` was kept give it from the handicaps: round 1's first
+    player got one more than anyone else (RULES.md §5 "Handicaps at setup"). With Legacy
+    nobody gets any, so such a state names round 1's order only while it is still round 1.
+    """
+    if "start_player" in state:
+        return state["start_player"]
+    if not state["order"]:
+        return None
+    handicaps = state["handicaps"] or []
+    totals = [sum(given.values()) for given in handicaps]
+    if totals and max(totals) > 0:
+        return totals.index(max(totals))
+    return state["order"][0] if state["round"] == 1 else None

@@ -57,9 +57,13 @@ def old_lady(state: dict, exempt: object) -> None:
 
 
 def check_end(state: dict) -> None:
-    """After Hyde Park and the Old Lady: a score at 0 or below, or round 5, ends the game."""
-    live = all_scores(state, game_end=False)
-    zero = standings.game_over([list(scores.values()) for scores in live])
+    """After Hyde Park and the Old Lady: a score at 0 or below, or round 5, ends the game.
+
+    The check counts each tile still owned with its £3 penalty (RULES.md §5 "Property"), so a
+    player who owns any tile, even a £0 one with £0 cash, never ends the game through property.
+    """
+    checked = all_scores(state, game_end=True)
+    zero = standings.game_over([list(scores.values()) for scores in checked])
     final_scores = all_scores(state, game_end=zero or state["round"] == ROUNDS)
     state["rounds"].append(
         {

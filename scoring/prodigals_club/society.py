@@ -25,6 +25,15 @@ def apply_society(state: dict, seat: int, move: dict) -> dict | None:
             raise IllegalMove(
                 N_("tokens: enter the 4 chart values under the tokens as whole numbers.")
             )
+        if total is not None and total != sum(tokens):
+            raise IllegalMove(
+                N_(
+                    "sum: the 4 token values add up to {total}, not {value}; correct the tokens"
+                    " or leave the sum empty."
+                ),
+                total=sum(tokens),
+                value=repr(total),
+            )
         player["tokens"] = list(tokens)
         total = sum(tokens)
     elif is_int(total):

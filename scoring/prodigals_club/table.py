@@ -38,6 +38,7 @@ def new_table(setup: object) -> dict:
         "phase": "order",
         "round": 1,
         "order": None,
+        "start_player": None,
         "handicaps": None,
         "reserved": [None] * len(names),
         "district": values.get("district"),
@@ -111,5 +112,6 @@ def set_order(state: dict, order: object) -> None:
         if player["votes"] is not None:
             player["votes"] = min(MAX_VOTES, player["votes"] + given[place]["votes"])
     state["order"] = order
+    state["start_player"] = order[0]
     state["handicaps"] = per_seat
     state["phase"] = "play"

@@ -89,3 +89,32 @@ def test_klub_ztroskotancu_results_page(app, client, seed):
     game = bgstats_game(client, table_id)
     assert game["highestWins"] is False and game["name"] == "The Prodigals Club"
     assert client.get(f"/tables/{table_id}/print/58mm").status_code == 200
+
+
+def test_rules_5_results_and_bg_stats_mark_round_one_s_first_player_as_start_player(app, client):
+    """RULES.md §5: Cid starts round 1; Bob reserves place 1 and starts round 2, when the game
+    ends. The results page and BG Stats name Cid, who started the game, as start player."""
+    setup = prodigals_play.setup(["Ann", "Bob", "Cid"], order=[2, 0, 1])
+    moves = [
+        {"type": "reserve", "seat": 1, "place": 1},
+        {"type": "end_actions"},
+        {"type": "hyde_park", "megaphones": [0, 0, 0]},
+        {"type": "old_lady", "exempt": []},
+        {"type": "end_round"},
+        {"type": "society", "seat": 1, "sum": 0},
+        {"type": "end_actions"},
+        {"type": "hyde_park", "megaphones": [0, 0, 0]},
+        {"type": "old_lady", "exempt": []},
+    ]
+    with app.app_context():
+        store = get_store()
+        table = store.create_table("prodigals_club", setup)
+        for move in moves:
+            table = store.apply_move(table.id, move, table.version)
+        assert table.state["phase"] == "game_over" and table.state["order"][0] == 1
+    url = decode_png(client.get(f"/tables/{table.id}/qr/bgstats.png").data)
+    players = json.loads(parse_qs(urlsplit(url).query)["data"][0])["players"]
+    assert [p["startPlayer"] for p in players] == [False, False, True]
+    html = client.get(f"/tables/{table.id}/results").get_data(as_text=True)
+    assert html.count('class="tag"') == 1
+    assert re.search(r"Cid</[^>]*>\s*<span class=\"tag\"", html), html

@@ -165,12 +165,16 @@ def test_random_legal_games_keep_the_rules_and_end_correctly(seed):
     state = play_random_game(seed)
     if state["phase"] != "game_over":
         return
-    live = [v for scores in all_scores(state, game_end=False) for v in scores.values()]
-    assert state["end_reason"] == ("zero" if min(live) <= 0 else "rounds")
+    # RULES.md §5: the check counts each tile still owned with its £3 penalty.
+    checked = [v for scores in all_scores(state, game_end=True) for v in scores.values()]
+    assert state["end_reason"] == ("zero" if min(checked) <= 0 else "rounds")
     assert state["round"] == ROUNDS or state["end_reason"] == "zero"
-    # No earlier round end had a score at 0 or below.
+    # No earlier round end had a score at 0 or below (property is kept without the penalty
+    # there, so a £0 tile with £0 cash shows 0 and did not end the game).
     for entry in state["rounds"][:-1]:
-        assert all(value > 0 for scores in entry["scores"] for value in scores.values())
+        for scores in entry["scores"]:
+            assert all(value > 0 for name, value in scores.items() if name != "property")
+            assert scores.get("property", 1) >= 0
     result = club.results(state)
     assert result["finished"] and [p["rank"] for p in result["players"]] == state["ranks"]
     winners = [p for p in result["players"] if p["winner"]]

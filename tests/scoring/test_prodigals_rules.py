@@ -474,3 +474,90 @@ def test_live_standings_show_the_tracks_and_the_final_if_the_game_ended_now():
     row = club.live_standings(state)[0]
     assert row["scores"]["property"] == 11 + 4  # the track: cash + face value
     assert row["final"] == max(11 + 4 + 3, 31, 14)  # at game end each tile adds £3
+
+
+# --- issue 14: Klub fixes, each named after its rule ---
+
+
+def test_rules_5_owning_a_zero_tile_keeps_the_score_positive():
+    """RULES.md §5 "Property": a player who owns any tile never ends the game through property.
+
+    A £0 tile with £0 cash counts £0 + £3 penalty at the end-of-round check, so the round ends
+    normally, and the tile's penalty only counts in the final score.
+    """
+    state = play(started(), tiles(0, (0, 2)), prop(0, "set_cash", cash=0))
+    assert state["players"][0]["cash"] == 0
+    state = finish_round(state, megaphones=[1, 1, 1])
+    assert state["phase"] == "round_end" and state["end_reason"] is None
+    assert state["rounds"][0]["scores"][0]["property"] == 0
+
+
+def test_rules_5_without_property_a_zero_cash_still_ends_the_game():
+    """RULES.md §5 "End of game": without tiles, property £0 is a score of 0 and ends it."""
+    state = play(started(), prop(0, "set_cash", cash=0))
+    state = finish_round(state, megaphones=[1, 1, 1])
+    assert state["phase"] == "game_over" and state["end_reason"] == "zero"
+
+
+def test_rules_5_the_start_player_is_round_one_s_first_player():
+    """RULES.md §5: the results name who started round 1, not this round's first player."""
+    state = club.new_table(setup(order=[2, 0, 1]))
+    state = play(state, {"type": "reserve", "seat": 1, "place": 1})
+    state = play(finish_round(state), {"type": "end_round"})
+    assert state["order"][0] == 1
+    state = play(state, {"type": "society", "seat": 1, "sum": 0})
+    state = finish_round(state)
+    assert state["phase"] == "game_over"
+    starters = [p["start_player"] for p in club.results(state)["players"]]
+    assert starters == [False, False, True]
+
+
+def test_rules_5_an_older_state_without_the_start_player_falls_back_to_the_handicaps():
+    """RULES.md §5 "Handicaps at setup": round 1's first player got the most handicaps."""
+    state = club.new_table(setup(order=[2, 0, 1]))
+    state = play(state, {"type": "reserve", "seat": 1, "place": 1})
+    state = play(finish_round(state), {"type": "end_round"})
+    del state["start_player"]
+    starters = [p["start_player"] for p in club.results(state)["players"]]
+    assert starters == [False, False, True]
+
+
+def test_rules_5_a_society_entry_with_tokens_and_a_different_sum_is_refused():
+    """RULES.md §5 "Society": the score is the sum of the 4 token values; a sum that
+    disagrees with them is a typing mistake, refused rather than silently dropped."""
+    move = {"type": "society", "seat": 0, "tokens": [1, 2, 3, 4], "sum": 9}
+    refused(started(), move, "sum")
+    same = play(started(), {**move, "sum": 10})
+    assert same["players"][0]["society"] == 10 and same["players"][0]["tokens"] == [1, 2, 3, 4]
+
+
+@pytest.mark.parametrize("limit", [3, 2])
+def test_rules_5_a_positive_exchange_limit_is_refused_not_read_as_negative(limit):
+    """RULES.md §5 "Property" (seed: the exchange symbol shows a limit of −3 or −2): a limit
+    is a drop in face value, so a positive one is refused instead of being read as −3."""
+    state = play(started(), tiles(1, (6, 3)))
+    move = prop(1, "exchange", give={"value": 6, "district": 3}, take={"value": 1, "district": 2})
+    refused(state, {**move, "limit": limit}, "limit")
+    assert play(state, {**move, "limit": -limit})["players"][1]["cash"] == 11 + 5 - limit
+
+
+@pytest.mark.parametrize("tokens", [[10, 10, 10, 11], [-3, -3, -3, -2]])
+def test_rules_5_starting_tokens_beyond_the_chart_range_are_refused(tokens):
+    """RULES.md §5 "Society": the score is limited to the chart's range, so starting tokens
+    whose sum lies outside the entered range cannot be where the tokens start."""
+    with pytest.raises(InvalidSetup, match="society_tokens"):
+        club.new_table(setup(society_tokens=tokens, society_range=[-10, 40]))
+    assert club.new_table(setup(society_tokens=[10, 10, 10, 10], society_range=[-10, 40]))
+
+
+def test_rules_5_messengers_are_not_a_rule_value_so_they_are_optional():
+    """RULES.md §5: messengers per player count are a setup value no scoring rule uses;
+    a table may leave them out, and an older setup that has them still loads."""
+    values = board()
+    del values["messengers"]
+    state = club.new_table({**setup(), "board": values})
+    assert "messengers" not in state["board"]
+    assert club.new_table({**setup(), "board": board(messengers=None)})
+    assert club.new_table(setup())["board"]["messengers"] == 4
+    with pytest.raises(InvalidSetup, match="messengers"):
+        club.new_table(setup(messengers=0))
