@@ -6,6 +6,7 @@ read form fields into moves and arrange the state for `templates/prodigals_club/
 
 import re
 
+from flask import request
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
@@ -44,6 +45,9 @@ ROUTES = [
 ]
 #: Board-value fields of the setup form (single numbers).
 BOARD_FIELDS = ("messengers", "money", "districts", "district", "votes")
+#: Board values the setup form copies from an earlier table: not the district marker, which
+#: starts on a district drawn at random (RULES.md §5; seed: "náhodně zvolenou čtvrť").
+REMEMBERED_FIELDS = tuple(name for name in BOARD_FIELDS if name != "district")
 #: A tile typed as "value/district", e.g. "5/2".
 TILE_TEXT = re.compile(r"^\s*(-?\d+)\s*/\s*(-?\d+)\s*$")
 #: A Legacy property chosen in a list: "seat:id", e.g. "0:2".
@@ -85,12 +89,23 @@ def phase_label(phase: str) -> str:
     return str(PHASES.get(phase, phase))
 
 
-def last_setup() -> dict:
-    """The setup of the most recent Klub table, so the board values need typing only once."""
+def last_setups() -> dict[int, dict]:
+    """Player count -> the setup of the most recent Klub table with that many players.
+
+    Starting money, votes and messengers are per player count (RULES.md §5), so a table
+    only copies the board values of one with as many players.
+    """
+    found: dict[int, dict] = {}
     for table in get_store().list_tables():
         if table.game == GAME:
-            return table.setup
-    return {}
+            found.setdefault(len(table.setup.get("players") or []), table.setup)
+    return found
+
+
+def _player_count() -> int | None:
+    """The player count the setup page was asked to pre-fill for (`?players=3`), if any."""
+    count = whole_number(request.args.get("players"))
+    return count if isinstance(count, int) and MIN_PLAYERS <= count <= MAX_PLAYERS else None
 
 
 def _text(value: object) -> str:
@@ -101,7 +116,7 @@ def _text(value: object) -> str:
 def remembered_fields(setup: dict) -> dict:
     """Form field -> value from a previous setup (board values and competitions)."""
     values = setup.get("board") or {}
-    fields = {name: _text(values.get(name)) for name in BOARD_FIELDS}
+    fields = {name: _text(values.get(name)) for name in REMEMBERED_FIELDS}
     for round_no, column in enumerate(values.get("hyde_park") or []):
         for place, loss in enumerate(column):
             fields[f"hp{round_no + 1}_{place + 1}"] = _text(loss)
@@ -114,9 +129,13 @@ def remembered_fields(setup: dict) -> dict:
 
 
 def setup_context() -> dict:
-    """The board-value fields pre-filled from the last Klub table."""
+    """The board-value fields pre-filled from the last Klub table with as many players."""
+    setups = last_setups()
+    count = _player_count()
     return {
-        "remembered": remembered_fields(last_setup()),
+        "remembered": remembered_fields(setups.get(count, {}) if count else {}),
+        "prefill_counts": sorted(setups),
+        "prefill_count": count,
         "competition_labels": CATEGORY_LABELS,
         "rounds": range(1, ROUNDS + 1),
         "places": range(1, HYDE_PARK_PLACES + 1),
@@ -253,10 +272,13 @@ def parse_move(form: MultiDict) -> dict:
         move["delta"] = whole_number(form.get("delta", "").strip())
     elif kind == "society":
         tokens = _numbers(form, "tokens")
+        total = form.get("sum", "").strip()
         if any(value != "" for value in tokens):
             move["tokens"] = tokens
+            if total:
+                move["sum"] = whole_number(total)  # the rules refuse one that disagrees
         else:
-            move["sum"] = whole_number(form.get("sum", "").strip())
+            move["sum"] = whole_number(total)
     elif kind == "reserve":
         move["place"] = whole_number(form.get("place", ""))
     elif kind == "hyde_park":

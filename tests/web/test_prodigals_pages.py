@@ -91,9 +91,38 @@ def test_the_setup_form_asks_for_board_values_and_does_not_invent_them(client):
 
 def test_setup_remembers_the_last_used_board_values(client, app):
     Club(client, app, money="17", hp4_1="9")
-    page = client.get(NEW).get_data(as_text=True)
+    page = client.get(f"{NEW}?players=3").get_data(as_text=True)
     assert 'name="money" value="17"' in page and 'name="hp4_1" value="9"' in page
     assert 'name="society_low" value="-10"' in page
+
+
+def test_rules_5_setup_prefills_only_from_the_last_table_with_as_many_players(client, app):
+    """RULES.md §5: starting money, votes and messengers are per player count, so the form
+    fills in the values of the last Klub table with the same number of players only."""
+    Club(client, app, money="17")
+    Club(client, app, player=["Ann", "Bob"], money="12")
+    page = client.get(NEW).get_data(as_text=True)
+    assert 'name="money" value=""' in page  # the count is not known yet: nothing copied
+    assert 'data-testid="prefill-2"' in page and 'data-testid="prefill-3"' in page
+    assert 'data-testid="prefill-4"' not in page  # no 4-player table to copy from
+    assert 'name="money" value="17"' in client.get(f"{NEW}?players=3").get_data(as_text=True)
+    assert 'name="money" value="12"' in client.get(f"{NEW}?players=2").get_data(as_text=True)
+    assert 'name="money" value=""' in client.get(f"{NEW}?players=4").get_data(as_text=True)
+    assert 'name="money" value=""' in client.get(f"{NEW}?players=x").get_data(as_text=True)
+
+
+def test_rules_5_the_district_marker_is_drawn_at_random_so_never_prefilled(client, app):
+    """RULES.md §5 (seed: the marker starts on a randomly chosen district): not copied."""
+    Club(client, app, district="3")
+    page = client.get(f"{NEW}?players=3").get_data(as_text=True)
+    assert 'name="districts" value="4"' in page and 'name="district" value=""' in page
+
+
+def test_rules_5_messengers_may_be_left_empty(client, app):
+    """RULES.md §5: no scoring rule uses the messengers, so the field is optional."""
+    table = Club(client, app, messengers="")
+    assert "messengers" not in table.state()["board"]
+    assert 'name="messengers" value=""' in client.get(f"{NEW}?players=3").get_data(as_text=True)
 
 
 @pytest.mark.parametrize(
@@ -368,3 +397,13 @@ def test_a_table_through_the_json_api(client):
         json={"game": "prodigals_club", "players": PLAYERS, "competitions": ["society"]},
     )
     assert bad.status_code == 400 and "competitions" in bad.get_json()["error"]
+
+
+def test_rules_5_a_society_form_with_tokens_and_a_different_sum_is_refused(club):
+    """RULES.md §5 "Society": the sum typed beside the tokens is checked, not dropped."""
+    fields = {"type": "society", "seat": "0", "tokens": ["1", "2", "3", "4"]}
+    club.post({**fields, "sum": "9"})
+    assert "sum: the 4 token values add up to 10" in error_in(club.page(), "society")
+    assert club.state()["players"][0]["society"] == 14
+    assert club.post({**fields, "sum": "10"}).status_code == 303
+    assert club.state()["players"][0]["society"] == 10
