@@ -80,16 +80,20 @@ def bid(state: dict, seat: int, total: object) -> None:
 
 
 def pass_gets(state: dict) -> dict:
-    """What the bidder to act gets by passing now: `house` (None: no house) and coins `back`.
+    """What the bidder to act gets by passing now: `house` (None: no house), coins `back` and
+    the `bid` they pass with.
 
     The lowest house and half the bid (RULES.md §2 "Pass"); in the variant the first passers
-    get no house and all their coins back.
+    get no house and all their coins back. A player who has not bid (`bid` 0) pays nothing;
+    one who has bid gets half back even when they pass for lack of money to raise (RULES.md
+    §2, the seed's "pays nothing" sentence as decided).
     """
     auction = state["auction"]
     bid_now = state["players"][auction["turn"]]["bid"]
     if auction["passes"] < houseless_passes(state):
-        return {"house": None, "back": bid_now}
-    return {"house": state["offer"][0], "back": cards.refund(bid_now, state["refund"])}
+        return {"house": None, "back": bid_now, "bid": bid_now}
+    back = cards.refund(bid_now, state["refund"])
+    return {"house": state["offer"][0], "back": back, "bid": bid_now}
 
 
 def pass_(state: dict, seat: int) -> None:

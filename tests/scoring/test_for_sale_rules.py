@@ -304,3 +304,36 @@ def test_variant_selling_deals_checks_to_holders_and_the_last_holder_takes_the_r
         assert for_sale.reveal_seats(state) == holders
         state = play(state, {"type": "sell", "houses": lowest_each(state)})
     assert len(state["checks_seen"]) == 20
+
+
+# -- issue 14: the "pays nothing" sentence as §2 decides ------------------------------------
+
+
+def test_rules_2_a_player_who_has_not_bid_pays_nothing_when_passing():
+    """§2 "pays nothing": a player without a bid who passes takes the lowest house, and no
+    coin of theirs leaves the game."""
+    state = play(started(start=FILIP), {"type": "houses", "houses": [2, 28, 14]})
+    assert for_sale.buying.pass_gets(state) == {"house": 2, "back": 0, "bid": 0}
+    state = play(state, {"type": "pass", "seat": FILIP})
+    filip = state["players"][FILIP]
+    assert filip["houses"] == [2] and filip["coins"] == 28 and filip["spent"] == 0
+    assert state["coins_out"] == 0
+
+
+def test_rules_2_a_player_who_has_bid_and_cannot_raise_passes_and_gets_half_back():
+    """§2 "pays nothing" is not for a player who has bid: without money to raise they must
+    pass and get half their bid back, rounded up; the rest leaves the game."""
+    state = play(
+        started(start=FILIP),
+        {"type": "houses", "houses": [2, 28, 14]},
+        {"type": "bid", "seat": FILIP, "coins": 3},
+        {"type": "bid", "seat": VALERIE, "coins": 28},
+        {"type": "pass", "seat": JIRI},  # no bid: pays nothing
+    )
+    assert state["players"][JIRI]["coins"] == 28
+    assert for_sale.actions(state)["min_bid"] is None  # Filip's 3 + 25 cannot beat 28
+    refused(state, {"type": "bid", "seat": FILIP, "coins": 29}, "cannot bid 29 coins")
+    assert for_sale.buying.pass_gets(state) == {"house": 14, "back": 2, "bid": 3}
+    state = play(state, {"type": "pass", "seat": FILIP})
+    filip = state["players"][FILIP]
+    assert filip["houses"] == [14] and filip["coins"] == 25 + 2 and filip["spent"] == 1

@@ -179,3 +179,18 @@ def test_the_calculator_form_scores_and_refuses_by_field(client):
     assert page.status_code == 400
     assert 'data-error="p2.coins">Players[2].coins' not in page.get_data(as_text=True)
     assert 'data-error="p2.coins">29, but each player' in page.get_data(as_text=True)
+
+
+def test_rules_2_the_pass_hint_says_a_player_without_a_bid_pays_nothing(fs):
+    """§2 "pays nothing": the Pass button of a player who has not bid says so; once they
+    have bid it says what comes back."""
+    fs.create()
+    fs.post({"type": "start", "seat": "0"})
+    page = fs.post({"type": "houses", "houses": ["5", "17", "30"]})
+    hint = re.search(r'data-testid="pass-gets">(.*?)</p>', page, re.S).group(1)
+    assert "Takes house 5 and pays nothing." in hint
+    fs.post({"type": "bid", "seat": "0", "coins": "3"})
+    fs.post({"type": "bid", "seat": "1", "coins": "4"})
+    page = fs.post({"type": "bid", "seat": "2", "coins": "5"})
+    hint = re.search(r'data-testid="pass-gets">(.*?)</p>', page, re.S).group(1)
+    assert "Takes house 5 and 2 coins back." in hint
