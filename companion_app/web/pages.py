@@ -1,6 +1,6 @@
 """The tablet pages' blueprint: its URL map, the language switch and the page globals."""
 
-from flask import Blueprint, redirect, request, url_for
+from flask import Blueprint, current_app, redirect, request, url_for
 
 from companion_app import i18n
 from companion_app.games import VIEWS, view_for
@@ -24,7 +24,13 @@ def language():
     return redirect(target.rstrip("?"), code=303)
 
 
+def favicon():
+    """The SVG icon for browsers that ask for /favicon.ico instead of reading the page's link."""
+    return current_app.send_static_file("favicon.svg")
+
+
 bp.add_url_rule("/lang", view_func=language, methods=["POST"])
+bp.add_url_rule("/favicon.ico", "favicon", favicon, methods=["GET"])
 bp.add_url_rule("/", "home", home.home)
 bp.add_url_rule("/tables/new", "choose_game", home.choose_game)
 bp.add_url_rule("/tables/new/<game>", "new_table", home.new_table, methods=["GET", "POST"])
