@@ -83,6 +83,11 @@ def _same(given: str | None, expected: str) -> bool:
     return given is not None and hmac.compare_digest(given.encode(), expected.encode())
 
 
+def role_of_key(table_id: str, key: str | None) -> str | None:
+    """The role `key` gives on the table (host or scorer), or None; compared in constant time."""
+    return next((role for role in (HOST, SCORER) if _same(key, table_key(table_id, role))), None)
+
+
 def _bearer() -> str | None:
     """The key in `Authorization: Bearer <key>`, if any."""
     scheme, _, value = request.headers.get("Authorization", "").partition(" ")
@@ -105,11 +110,9 @@ def role_for(table_id: str) -> str | None:
         return None
     if is_local():
         return HOST
-    bearer = _bearer()
-    if bearer is not None:
-        for role in (HOST, SCORER):
-            if _same(bearer, table_key(table_id, role)):
-                return role
+    role = role_of_key(table_id, _bearer())
+    if role is not None:
+        return role
     remembered = session.get(SESSION_KEY, {})
     role = remembered.get(table_id) if isinstance(remembered, dict) else None
     return role if role in EDIT_ROLES else None

@@ -63,9 +63,7 @@ def scorer_url(table_id: str) -> str:
 def join(table_id: str, key: str):
     """A scorer link: GET asks "score this table?", POST remembers the right in this browser."""
     current = get_store().get(table_id)
-    role = next(
-        (r for r in (rights.SCORER, rights.HOST) if key == rights.table_key(table_id, r)), None
-    )
+    role = rights.role_of_key(table_id, key)
     if role is None:
         raise rights.NotAllowed(rights.BAD_LINK)
     if request.method == "POST":
