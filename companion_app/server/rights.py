@@ -33,7 +33,7 @@ OPEN, EDIT, HOST_ONLY, BOX, BOX_OR_EDIT, IN_VIEW = (
 )
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 FORBIDDEN = 403
-#: Session entry: {table id: role}; the oldest are forgotten past MAX_REMEMBERED.
+#: Session entry: [[table id, role], ...], oldest first; forgotten past MAX_REMEMBERED.
 SESSION_KEY = "tables"
 MAX_REMEMBERED = 64
 #: Key length in bytes before base64 (128 bits: not guessable, short enough for a QR code).
@@ -113,9 +113,17 @@ def role_for(table_id: str) -> str | None:
     role = role_of_key(table_id, _bearer())
     if role is not None:
         return role
-    remembered = session.get(SESSION_KEY, {})
-    role = remembered.get(table_id) if isinstance(remembered, dict) else None
+    role = _remembered().get(table_id)
     return role if role in EDIT_ROLES else None
+
+
+def _remembered() -> dict[str, str]:
+    """This browser's roles by table, oldest first (a list in the cookie keeps the order)."""
+    stored = session.get(SESSION_KEY)
+    if not isinstance(stored, list):
+        return {}
+    pairs = (pair for pair in stored if isinstance(pair, list) and len(pair) == 2)
+    return {str(table): str(role) for table, role in pairs}
 
 
 def can_edit(table_id: str) -> bool:
@@ -130,15 +138,13 @@ def is_box() -> bool:
 
 def grant(table_id: str, role: str) -> None:
     """Remember in this browser's session that it holds `role` on the table (host stays host)."""
-    remembered = session.get(SESSION_KEY)
-    remembered = dict(remembered) if isinstance(remembered, dict) else {}
+    remembered = _remembered()
     if remembered.get(table_id) == HOST:
         role = HOST
     remembered.pop(table_id, None)
     remembered[table_id] = role  # re-inserted: the most recent is last
-    while len(remembered) > MAX_REMEMBERED:
-        remembered.pop(next(iter(remembered)))
-    session[SESSION_KEY] = remembered
+    kept = list(remembered.items())[-MAX_REMEMBERED:]
+    session[SESSION_KEY] = [[table, held] for table, held in kept]
     session.permanent = True
 
 

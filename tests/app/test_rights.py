@@ -277,3 +277,11 @@ def test_companion_device_key_prints_the_key_the_app_accepts(tmp_path, capsys):
     status = bridge.put("/api/device/status", json={"mode": "serial"}, headers=bearer(key))
     assert status.status_code == 200
     assert bridge.put("/api/device/status", json={"mode": "serial"}).status_code == 403
+
+
+def test_a_browser_forgets_its_oldest_tables_first(app, tablet):
+    """Rights: the cookie keeps the most recent MAX_REMEMBERED tables, in the order created."""
+    tables = [create_on(tablet) for _ in range(rights.MAX_REMEMBERED + 2)]
+    refused = [move_on(tablet, table, DEAL).status_code for table in tables[:3]]
+    assert refused == [403, 403, 200]  # the two oldest are forgotten, the third is kept
+    assert move_on(tablet, tables[-1], DEAL).status_code == 200
