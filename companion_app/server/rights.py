@@ -15,9 +15,8 @@ import hmac
 import ipaddress
 
 from flask import Flask, Response, current_app, request, session
-from flask_babel import gettext
 
-from companion_app.server.errors import respond
+from companion_app.server.errors import refuse
 from scoring.errors import N_
 
 HOST, SCORER = "host", "scorer"
@@ -53,7 +52,7 @@ UNDECLARED = N_("This request changes nothing anyone may change from here.")
 
 
 class NotAllowed(Exception):
-    """A write refused for lack of rights; like RuleError it keeps template and params."""
+    """A write refused for lack of rights; like RuleError it keeps its English template."""
 
     def __init__(self, template: str) -> None:
         """Keep the English sentence; the page shows it translated."""
@@ -189,7 +188,7 @@ def check_rights() -> None:
 
 def handle_not_allowed(error: NotAllowed) -> Response:
     """403 with the reason, as JSON under /api or a short page."""
-    return respond(FORBIDDEN, str(error), translated=gettext(error.template))
+    return refuse(FORBIDDEN, error.template)
 
 
 def page_rights() -> dict:

@@ -23,6 +23,16 @@ def _view(table: Table):
     return view_for(table.game)
 
 
+def _names(table: Table) -> list[str]:
+    """The players' names in seat order."""
+    return [player["name"] for player in table.state["players"]]
+
+
+def _confirm(template: str, table: Table):
+    """A page that asks before a table-wide step (join, abandon): the table and its players."""
+    return render_template(template, table=table, names=_names(table), view=_view(table))
+
+
 def _context(table: Table) -> dict:
     """Everything the table templates read, with the rules' view of what may be done now."""
     rules, view = get_game(table.game), _view(table)
@@ -35,7 +45,7 @@ def _context(table: Table) -> dict:
         "standings": rules.live_standings(state),
         "summary": rules.summary(state),
         "view": view,
-        "names": [player["name"] for player in state["players"]],
+        "names": _names(table),
         "areas_shown": view.areas_shown(state),
         **view.context(state),
     }
@@ -69,8 +79,7 @@ def join(table_id: str, key: str):
     if request.method == "POST":
         rights.grant(table_id, role)
         return redirect(url_for("web.table", table_id=table_id), code=303)
-    names = [player["name"] for player in current.state["players"]]
-    return render_template("join.html", table=current, names=names, view=_view(current))
+    return _confirm("join.html", current)
 
 
 def abandon(table_id: str):
@@ -83,8 +92,7 @@ def abandon(table_id: str):
             flash(translate_error(refused), "abandon")
             return redirect(url_for("web.table", table_id=table_id), code=303)
         return redirect(url_for("web.home"), code=303)
-    names = [player["name"] for player in current.state["players"]]
-    return render_template("abandon.html", table=current, names=names, view=_view(current))
+    return _confirm("abandon.html", current)
 
 
 def move(table_id: str):
@@ -115,7 +123,7 @@ def history(table_id: str):
     current = store.get(table_id)
     view = _view(current)
     entries = store.history(table_id)
-    names = [player["name"] for player in current.state["players"]]
+    names = _names(current)
     active = [entry.seq for entry in entries if entry.kind == "move" and not entry.undone]
     lines = [{"entry": entry, "text": view.describe(entry.move, names)} for entry in entries]
     return render_template(
