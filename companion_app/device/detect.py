@@ -1,5 +1,8 @@
 """Finding the box: USB serial ports by VID:PID, or an explicit port; opening it without a reset."""
 
+import errno
+import sys
+
 import serial
 from serial.tools import list_ports
 
@@ -53,14 +56,59 @@ def describe_ports(ports=None):
     return lines
 
 
-def open_port(path, timeout):
-    """Open `path` at 115200 8N1 with DTR and RTS low BEFORE opening, so the board is not reset."""
-    port = serial.Serial()
+class PortBusy(serial.SerialException):
+    """Another program holds the port (a second `companion`, mpremote, a serial monitor)."""
+
+
+class PortDenied(serial.SerialException):
+    """This user may not open the port (Linux: not in the `dialout` group)."""
+
+
+#: errno of a port held by another program: flock refused (posix), TIOCEXCL (Linux).
+_BUSY_ERRNOS = {errno.EAGAIN, errno.EWOULDBLOCK, errno.EBUSY}
+
+
+def open_port(path, timeout, platform=sys.platform, make=serial.Serial):
+    """Open `path` at 115200 8N1, exclusively, without pulling the board into reset.
+
+    The usual ESP32 auto-reset circuit holds EN low while RTS is asserted and DTR is not.
+    Linux and macOS assert both lines when a tty opens, and pyserial then applies DTR before
+    RTS, so asking for both deasserted passes through "RTS only" and resets the board. Both
+    stay asserted there (what the OS set; mpremote does the same). Windows applies both lines
+    in one call at open, so there both start deasserted, as mpremote and esptool do.
+    hardware/README.md, "Opening the port", has the circuit and the sources.
+    """
+    port = make()
     port.port = path
     port.baudrate = BAUD
     port.timeout = timeout
     port.write_timeout = WRITE_TIMEOUT_S
-    port.dtr = False
-    port.rts = False
-    port.open()
+    port.exclusive = True  # posix: flock, honoured by mpremote and esptool; Windows: always
+    asserted = platform != "win32"
+    port.dtr = asserted
+    port.rts = asserted
+    try:
+        port.open()
+    except serial.SerialException as exc:
+        explained = _explained(path, exc, platform)
+        if explained is None:
+            raise
+        raise explained from exc
     return port
+
+
+def _explained(path, exc, platform):
+    """The open error in the user's words (busy, no permission), or None to keep pyserial's."""
+    code = exc.errno if isinstance(exc.errno, int) else None
+    text = str(exc)
+    if code in _BUSY_ERRNOS or (platform == "win32" and "Access is denied" in text):
+        return PortBusy(
+            f"{path} is in use by another program (a running `companion serve` or"
+            " `companion device run`, mpremote, a serial monitor): close it and try again."
+        )
+    if code == errno.EACCES:
+        return PortDenied(
+            f"No permission to open {path}: on Linux add yourself to the dialout group"
+            " (sudo usermod -aG dialout $USER), then log out and in again."
+        )
+    return None

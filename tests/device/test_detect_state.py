@@ -1,6 +1,5 @@
-"""Port detection by VID:PID, opening without a reset, and the app view -> wire state mapping."""
+"""Port detection by VID:PID and the app view -> wire state mapping (opening: test_open_port)."""
 
-import serial
 from serial.tools.list_ports_common import ListPortInfo
 
 from companion_app.device import detect, state
@@ -42,21 +41,6 @@ def test_the_port_list_marks_the_boxes():
     lines = detect.describe_ports(PORTS)
     assert lines[0].startswith("/dev/ttyACM0  303a:1001") and "box?" in lines[0]
     assert "box?" not in lines[1] and lines[-1].startswith("/dev/ttyUSB1  1a86:7523")
-
-
-def test_opening_sets_dtr_and_rts_low_before_open(monkeypatch):
-    seen = []
-
-    class Recorder(serial.Serial):
-        """A Serial that records its settings instead of opening."""
-
-        def open(self):
-            """Note port, DTR, RTS and baud at the moment of opening."""
-            seen.append((self.port, self.dtr, self.rts, self.baudrate))
-
-    monkeypatch.setattr(serial, "Serial", Recorder)
-    detect.open_port("/dev/ttyUSB0", 0.05)
-    assert seen == [("/dev/ttyUSB0", False, False, 115200)]
 
 
 def test_a_display_becomes_a_set_line_the_firmware_accepts():
