@@ -141,13 +141,16 @@ def parse_move(form: MultiDict) -> dict:
 
 
 def _sale(form: MultiDict) -> list:
-    """One revealed house per seat field on the form (empty: a seat without houses)."""
+    """One revealed house per seat field on the form (empty: a seat without houses).
+
+    A seat's field comes first empty, then as the tapped house chip, if any: the last counts.
+    """
     houses = []
     for seat in range(cards.MAX_PLAYERS):
         field = HOUSE_FIELD.format(seat=seat)
         if field not in form:
             break
-        text = form[field].strip()
+        text = form.getlist(field)[-1].strip()
         houses.append(whole_number(text) if text else None)
     return houses
 
@@ -162,9 +165,14 @@ def areas_shown(state: dict) -> tuple[str, ...]:
     return PHASE_AREAS.get(state["phase"], ())
 
 
-def check_choices(offered: list[int]) -> list[tuple[int, str]]:
-    """The check values for the selects, with their printed amount."""
-    return [(value, money(value)) for value in offered]
+def check_chips(state: dict, offered: list[int]) -> list[tuple[int, str]]:
+    """One chip per check copy still unseen (two 0 checks are two chips), with its amount."""
+    seen = state["checks_seen"]
+    return [
+        (value, money(value))
+        for value in offered
+        for _copy in range(cards.COPIES_PER_CHECK - seen.count(value))
+    ]
 
 
 def ranking(results: dict) -> list[dict]:

@@ -1,0 +1,141 @@
+"""A card played: recorded by name with its gold effects, as the table enters them.
+
+Card texts are not in our sources (RULES.md §3 "Cards"), so nothing is assumed: the table
+enters what the card did: gold from a player to another or to the bank, a die changed
+("Špatná informace"), a player jailed (loses their next turn), Černý Petr handed to a player
+(it stays in that player's hand and costs them 2 gold at the start of each of their turns).
+"""
+
+from scoring import names as names_rule
+from scoring.common import only_known_fields
+from scoring.errors import N_, IllegalMove
+from scoring.thieves_guild import seats, turn
+
+BANK = "bank"
+TRANSFER_KEYS = ("from", "to", "gold")
+#: More gold effects than this on one card is junk, not a card.
+MAX_TRANSFERS = 9
+
+
+def play_card(state: dict, move: dict, log: list) -> None:
+    """Record a card played by `seat`: its effects, then the card leaves the player's hand."""
+    turn.require_phase(state, *turn.CARD_PHASES)
+    seat = turn.seat_of(state, move.get("seat"))
+    player = state["players"][seat]
+    if player["cards"] < 1:
+        raise IllegalMove(N_("{name} has no card in hand to play."), name=player["name"])
+    name = card_name(move.get("card"))
+    moved = [_transfer(state, entry) for entry in _transfers(move.get("transfers", []))]
+    event: dict = {"event": "card", "seat": seat, "card": name, "transfers": moved}
+    if "roll" in move:
+        event["roll"] = _change_roll(state, move["roll"])
+    if "jail" in move:
+        event["jail"] = _jail(state, move["jail"])
+    player["cards"] -= 1
+    if "black_peter" in move:
+        event["black_peter"] = _hand_black_peter(state, seat, move["black_peter"])
+    else:
+        state["discard"] += 1
+    log.append(event)
+    if state["phase"] != "ending":
+        turn.check_zero(state, log, state["phase"])
+
+
+def card_name(text: object) -> str:
+    """The card's name as written on it, clean like a player name."""
+    if not isinstance(text, str) or not text.strip():
+        raise IllegalMove(N_("Name the card played, as printed on it."))
+    clean = names_rule.check_text(
+        text, IllegalMove, N_("The card name {text} holds a hidden character {char}.")
+    )
+    if len(clean) > names_rule.MAX_NAME_LENGTH:
+        raise IllegalMove(
+            N_("A card name is at most {limit} characters."), limit=names_rule.MAX_NAME_LENGTH
+        )
+    return clean
+
+
+def _transfers(entries: object) -> list[dict]:
+    """The card's gold effects: a list of {from, to, gold} objects."""
+    if not isinstance(entries, list) or len(entries) > MAX_TRANSFERS:
+        raise IllegalMove(
+            N_("transfers must be a list of gold effects (from a player to a player or the bank).")
+        )
+    for entry in entries:
+        if not isinstance(entry, dict):
+            raise IllegalMove(N_("A gold effect is an object with from, to and gold."))
+        only_known_fields(
+            entry,
+            TRANSFER_KEYS,
+            IllegalMove,
+            N_("Unknown field {field} in a gold effect; it takes: {known}."),
+        )
+    return entries
+
+
+def _transfer(state: dict, entry: dict) -> dict:
+    """Move the gold of one effect; it never takes more than the player has."""
+    giver = turn.seat_of(state, entry.get("from"))
+    to = entry.get("to")
+    if to != BANK:
+        to = turn.seat_of(state, to)
+        if to == giver:
+            raise IllegalMove(N_("A gold effect moves gold to another player or to the bank."))
+    gold = entry.get("gold")
+    if type(gold) is not int or gold < 1:
+        raise IllegalMove(N_("A gold effect moves a whole number of gold, 1 or more."))
+    player = state["players"][giver]
+    if gold > player["gold"]:
+        raise IllegalMove(
+            N_("{name} has only {have} gold; the card cannot take {gold}."),
+            name=player["name"],
+            have=player["gold"],
+            gold=gold,
+        )
+    player["gold"] -= gold
+    if to == BANK:
+        state["bank"] += gold
+    else:
+        state["players"][to]["gold"] += gold
+    return {"from": giver, "to": to, "gold": gold}
+
+
+def _change_roll(state: dict, roll: object) -> dict:
+    """ "Špatná informace": the last roll becomes `roll` (played right after that roll)."""
+    phase = state["phase"]
+    if phase == "reaction":
+        old, state["loot"] = state["loot"], seats.check_roll(roll, seats.LOOT_ROLL)
+        return {"which": "loot", "old": old, "new": state["loot"]}
+    if phase == "robbery":
+        count = len(state["players"])
+        old, state["target"] = state["target"], seats.check_target(count, roll)
+        if turn.needs_aim(state):
+            state["phase"] = "aim"
+        return {"which": "target", "old": old, "new": state["target"]}
+    if phase == "aim":
+        raise IllegalMove(
+            N_("A card that changes the second roll is played once the robber has chosen the side.")
+        )
+    raise IllegalMove(N_("No die roll can be changed now; only reactions to the lost gold."))
+
+
+def _jail(state: dict, seat: object) -> int:
+    """The player goes to jail and loses their next turn."""
+    seat = turn.seat_of(state, seat)
+    if seat not in state["jailed"]:
+        state["jailed"] = [*state["jailed"], seat]
+    return seat
+
+
+def _hand_black_peter(state: dict, seat: int, holder: object) -> int:
+    """Černý Petr goes to `holder`'s hand and stays there (it is never discarded)."""
+    holder = turn.seat_of(state, holder)
+    current = state["black_peter"]
+    if current is not None and current != seat:
+        raise IllegalMove(
+            N_("Černý Petr is with {holder}; only its holder can hand it on."),
+            holder=state["players"][current]["name"],
+        )
+    state["players"][holder]["cards"] += 1
+    state["black_peter"] = holder
+    return holder
