@@ -1,8 +1,9 @@
 """What every game's forms share: numbers, the version field, the general area, scoring a sheet."""
 
+import re
 from collections.abc import Callable
 
-from flask import request
+from flask import request, session
 from werkzeug.datastructures import MultiDict
 
 from scoring.errors import InvalidSheet
@@ -47,3 +48,67 @@ def score_posted(
         return form, score_sheet(sheet), None
     except InvalidSheet as refused:
         return form, None, refusal(form, refused, columns)
+
+
+# -- a refused move's entry, kept for the page that shows the refusal ------------------------
+
+#: The session key of the last refused move form (one at a time: the page shows it once).
+KEPT_KEY = "kept_entry"
+#: Hidden fields every move form posts; the page draws them afresh, so they are not kept.
+NOT_KEPT = ("version", "type")
+#: Longest value kept: the cookie holds the entry, and no real field is longer.
+KEPT_CHARS = 200
+#: A refusal that starts with a field name ("delta: ...", "players[0].checks: ...").
+FIELD_PREFIX = re.compile(r"^\s*([a-z_]+)(?:\[\d+\])?[.:\[]")
+
+
+class KeptEntry:
+    """What a refused move form held, so its panel shows it again with the bad field marked."""
+
+    def __init__(self, area: str = "", fields: dict | None = None, field: str | None = None):
+        self.area = area
+        self.fields = MultiDict(
+            [(name, value) for name, values in (fields or {}).items() for value in values]
+        )
+        self.field = field
+
+    def of(self, area: str) -> MultiDict:
+        """The kept fields when `area` is the panel of the refused form, else nothing."""
+        return self.fields if area == self.area else MultiDict()
+
+    def invalid(self, area: str, name: str) -> bool:
+        """Whether the refusal names this field of this panel's form."""
+        return area == self.area and name == self.field
+
+
+def refused_field(refused: Exception) -> str | None:
+    """The form field a refusal names, from its English template ("delta: enter ...")."""
+    named = getattr(refused, "field", None)
+    if named:
+        return str(named)
+    found = FIELD_PREFIX.match(getattr(refused, "template", "") or str(refused))
+    return found.group(1) if found else None
+
+
+def keep_refused(table_id: str, area: str, form: MultiDict, refused: Exception) -> None:
+    """Remember the refused form for the next page of this table (one entry per browser)."""
+    fields = {
+        name: [value[:KEPT_CHARS] for value in form.getlist(name)]
+        for name in form
+        if name not in NOT_KEPT
+    }
+    session[KEPT_KEY] = {
+        "table": table_id,
+        "area": area,
+        "fields": fields,
+        "field": refused_field(refused),
+    }
+
+
+def kept_entry(table_id: str) -> KeptEntry:
+    """The refused entry of this table, once (the next page starts empty again)."""
+    kept = session.get(KEPT_KEY)
+    if not kept or kept.get("table") != table_id:
+        return KeptEntry()
+    session.pop(KEPT_KEY)
+    return KeptEntry(kept.get("area", ""), kept.get("fields"), kept.get("field"))

@@ -16,6 +16,15 @@
   document.addEventListener("DOMContentLoaded", markVariant);
   document.addEventListener("companion:live-swapped", markVariant); // static/live.js
 
+  // A form with data-auto-submit="N" (For Sale's checks) is sent by the tap that ticks its
+  // N-th box: the table turned over exactly N cards, so a separate Enter tap adds nothing.
+  document.addEventListener("change", function (event) {
+    var form = event.target.form;
+    if (!form || !form.dataset.autoSubmit || !event.target.checked) return;
+    var ticked = form.querySelectorAll('input[type="checkbox"]:checked').length;
+    if (ticked === Number(form.dataset.autoSubmit)) form.requestSubmit();
+  });
+
   // Any move form: block a second tap while the first post is on its way.
   document.addEventListener("submit", function (event) {
     var form = event.target;

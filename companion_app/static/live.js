@@ -65,6 +65,8 @@
       "input:not([type=hidden]):not([type=submit]):not([type=button]):not([type=reset]), textarea, select"
     )) return true;
     return Array.prototype.some.call(main.querySelectorAll("form"), function (form) {
+      // A refused entry drawn again (templates/_entry.html) counts as being filled in.
+      if (form.dataset.kept) return true;
       return Array.prototype.some.call(form.elements, changed);
     });
   }

@@ -4,7 +4,7 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from markupsafe import Markup
 
 from companion_app.games import VIEWS, view_for
-from companion_app.games.forms import parse_version
+from companion_app.games.forms import keep_refused, kept_entry, parse_version
 from companion_app.i18n import translate_error
 from companion_app.results import qr
 from companion_app.server import rights
@@ -55,6 +55,7 @@ def table(table_id: str):
     """The table as it lies now, with the current actor's controls for those who may edit."""
     current = get_store().get(table_id)
     context = _context(current)
+    context["kept"] = kept_entry(table_id)  # a refused move's entry, shown again once
     if context["summary"]["finished"]:
         # Generated from our own escaped text, so the SVG is trusted markup.
         context["qr"] = Markup(qr.svg(public_results_url(table_id)))
@@ -104,6 +105,7 @@ def move(table_id: str):
         get_store().apply_move(table_id, posted, parse_version(request.form))
     except (RuleError, StoreError) as refused:
         flash(translate_error(refused), area)
+        keep_refused(table_id, area, request.form, refused)
         return redirect(url_for("web.table", table_id=table_id, _anchor=area), code=303)
     return redirect(url_for("web.table", table_id=table_id), code=303)
 

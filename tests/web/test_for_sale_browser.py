@@ -89,19 +89,20 @@ def buying_round(tablet: Tablet, houses: list[int], number: int) -> None:
 def selling_round(tablet: Tablet, checks: list[int], number: int) -> None:
     """Pick the checks, lock every seat on the box panel, then enter everyone's lowest house."""
     page = tablet.page
-    for slot, value in enumerate(checks):
-        page.select_option(f"[data-testid=check-{slot}]", str(value))
-    tablet.submit("[data-testid=checks-submit]")
+    for value in checks[:-1]:
+        page.click(f".check-pick:has(input[data-check='{value}']:not(:checked))")
+    # The last check tapped sends the form (static/app.js): no Enter tap.
+    tablet.submit(f".check-pick:has(input[data-check='{checks[-1]}']:not(:checked))")
     tablet.follow({"type": "checks", "checks": checks})
     sale = [player["houses"][0] for player in tablet.state["players"]]
     for seat, house in enumerate(sale):
-        page.select_option(f"[data-testid=sell-{seat}]", str(house))
+        page.click(f"[data-testid=sell-{seat}] .chip:has(input[data-house='{house}'])")
     if number == 0:  # entering before anyone locked in is refused, nothing changes
         with page.expect_navigation():
             page.click("[data-testid=sell-submit]")
         assert "waiting for Filip, Valerie, Jiří" in page.inner_text("[data-error=sell]")
-        for seat, house in enumerate(sale):
-            page.select_option(f"[data-testid=sell-{seat}]", str(house))
+        for seat, house in enumerate(sale):  # the refused entry is kept as tapped
+            assert page.is_checked(f"[data-testid=sell-{seat}] input[data-house='{house}']")
     for seat in range(len(NAMES)):
         button = f"[data-testid=seat-{seat}]"
         page.wait_for_selector(f"{button}[data-state=armed]:not([disabled])", timeout=WAIT_MS)
