@@ -12,6 +12,7 @@ from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
 from companion_app.games import sheet_paths
+from companion_app.games.for_sale_text import bid_banner, setup_steps
 from companion_app.games.forms import GENERAL_AREA, score_posted, whole_number
 from companion_app.i18n import money, translate_error
 from scoring.errors import InvalidSheet
@@ -26,6 +27,8 @@ CATEGORY_LABELS = {"checks": _l("Checks"), "coins": _l("Coins")}
 #: The box's pixel groups in For Sale (docs/games/for_sale.md): progress and phase.
 LED_LABELS = {"police": _l("Progress through the phase"), "round": _l("Phase: buying, selling")}
 SCORE_ENDPOINT = "score_for_sale"
+#: The bidding banner and the setup steps, worded with the other texts (for_sale_text).
+__all__ = ["bid_banner", "setup_steps"]
 
 PHASES = {
     "start": _l("Start player"),

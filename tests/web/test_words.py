@@ -1,0 +1,176 @@
+"""Plain words on the table pages: banners that match the controls, what to do between rounds.
+
+Issue 14 item 3 (RULES.md §1 "Auction", "Round end"; §2 "Coins per player", "Phase 1").
+"""
+
+import re
+
+import pytest
+
+from tests.web import game_script as g
+
+VERSION_FIELD = re.compile(r'name="version" value="(\d+)"')
+BANNER = re.compile(r'data-testid="turn"[^>]*>\s*(.*?)\s*</p>', re.S)
+
+
+class Table:
+    """A table driven through its forms in one language, as the tablet posts them."""
+
+    def __init__(self, client, game: str, players: list[str], lang: str = "en", **setup) -> None:
+        client.post("/lang", data={"lang": lang, "next": "/"})
+        self.client = client
+        response = client.post(f"/tables/new/{game}", data={"player": players, **setup})
+        assert response.status_code == 303, response.get_data(as_text=True)
+        self.url = response.headers["Location"]
+        self.shown = client.get(self.url).get_data(as_text=True)
+
+    def page(self) -> str:
+        """The table page's HTML as the last request left it."""
+        return self.shown
+
+    def post(self, **fields) -> str:
+        """Post a move at the page's version; the move must be accepted."""
+        version = VERSION_FIELD.search(self.shown).group(1)
+        response = self.client.post(f"{self.url}/moves", data={**fields, "version": version})
+        assert response.headers["Location"] == self.url, fields
+        self.shown = self.client.get(self.url).get_data(as_text=True)
+        return self.shown
+
+    def banner(self) -> str:
+        """The head's turn banner."""
+        return BANNER.search(self.page()).group(1)
+
+
+def razzia(client, lang: str = "en") -> Table:
+    """A 4-player Razzia! table dealt A-D by hand: Ann 2,6,13 · Bob 3,7,12 · Cid 4,8,11 · Dee."""
+    table = Table(client, "razzia", g.PLAYERS, lang)
+    table.post(type="deal", how="by_hand", sets=g.SETS)
+    return table
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", "Cid cannot beat the highest bid and must pass."),
+        ("cs", "Cid nemůže přebít nejvyšší nabídku a musí pasovat."),
+    ],
+)
+def test_razzia_banner_says_pass_when_no_check_can_bid(client, lang, expected):
+    """RULES.md §1 Auction: Bob bids 12,000, Cid holds 4, 8, 11: the banner offers no bid."""
+    table = razzia(client, lang)
+    table.post(type="draw", seat=g.ANN, card="police")
+    table.post(type="bid", seat=g.BOB, check=12000)
+    assert 'data-testid="no-bids"' in table.page()
+    assert table.banner() == expected
+    assert "bid or pass" not in table.banner() and "přihoď" not in table.banner()
+
+
+def test_razzia_banner_says_must_bid_when_pass_is_gone(client):
+    """RULES.md §1 forced auction: everyone else passed, so Ann must bid and has no Pass."""
+    table = razzia(client)
+    table.post(type="forced_auction", seat=g.ANN)
+    for seat in (g.BOB, g.CID, g.DEE):
+        table.post(type="pass", seat=seat)
+    assert 'data-testid="pass"' not in table.page()
+    assert table.banner() == "Ann called the forced auction and must bid"
+
+
+def test_razzia_banner_offers_bid_or_pass_when_both_are_there(client):
+    """The usual auction prompt, when a check can bid and Pass is on screen."""
+    table = razzia(client)
+    table.post(type="draw", seat=g.ANN, card="police")
+    assert 'data-testid="pass"' in table.page() and 'data-check="3000"' in table.page()
+    assert table.banner() == "Bob: bid or pass"
+
+
+def play_round_one(table: Table) -> None:
+    """The scripted first round of g.ROUND_1, to its raid."""
+    for step in g.ROUND_1:
+        table.post(**g.as_form(step))
+
+
+@pytest.mark.parametrize("lang", ["en", "cs"])
+def test_razzia_round_end_says_what_to_discard_turn_up_and_who_starts(client, lang):
+    """RULES.md §1 Round end: discard row, police and crossed loot; checks face up; high starts."""
+    table = razzia(client, lang)
+    play_round_one(table)
+    steps = re.search(r'data-testid="round-steps">(.*?)</ol>', table.page(), re.S).group(1)
+    steps = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", steps))
+    # Ann still holds 13,000 (she bid 2,000), so she starts round 2.
+    if lang == "en":
+        assert "police officers back in the box" in steps
+        assert "discards its jewelry, drivers, thieves and gold coins" in steps
+        assert "turns all their checks face up" in steps
+        assert "Ann holds the highest check (13,000) and starts round 2." in steps
+    else:
+        assert "policisty vraťte do krabice" in steps
+        assert "odhodí šperky, řidiče, zloděje a zlaté mince" in steps
+        assert "Ann má nejvyšší šek (13 000) a začíná 2. kolo." in steps  # spaces folded
+    table.post(type="next_round")
+    assert 'data-testid="round-steps"' not in table.page()
+
+
+FOR_SALE = ["Ann", "Bob", "Cid"]
+
+
+@pytest.mark.parametrize(
+    ("players", "variant", "removed"),
+    [
+        (3, False, None),
+        (4, False, 2),
+        (5, False, None),
+        (6, False, None),
+        (3, True, 10),
+        (4, True, None),
+        (5, True, 3),
+        (6, True, None),
+    ],
+)
+def test_for_sale_start_screen_says_what_to_remove_for_this_player_count(
+    client, players, variant, removed
+):
+    """RULES.md §2: 4 players remove 2 houses and 2 checks; variant 3 → 10, 5 → 3; else none."""
+    names = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"][:players]
+    setup = {"variant": "on"} if variant else {}
+    page = Table(client, "for_sale", names, **setup).page()
+    steps = re.search(r'data-testid="setup-steps">(.*?)</ol>', page, re.S).group(1)
+    coins = {3: 28, 4: 21, 5: 16, 6: 14}[players]
+    assert f"Give each player {coins} coins." in steps
+    if removed:
+        assert f"Remove {removed} houses and {removed} checks unseen" in steps
+    else:
+        assert "All 30 houses and 30 checks are played; remove none." in steps
+
+
+def test_for_sale_start_screen_in_czech_uses_czech_plurals(client):
+    """Four players: "odložte 2 domy a 2 šeky", 21 coins as "21 mincí"."""
+    page = Table(client, "for_sale", ["Ann", "Bob", "Cid", "Dee"], "cs").page()
+    assert "Neviděné odložte 2 domy a 2 šeky" in page
+    assert "Každý hráč dostane 21 mincí." in page
+
+
+def for_sale_bidding(client) -> Table:
+    """Three players, Ann starts, houses 1-3 on the table, Ann bids all her 28 coins."""
+    table = Table(client, "for_sale", FOR_SALE)
+    table.post(type="start", seat="0")
+    table.post(type="houses", houses=["1", "2", "3"])
+    table.post(type="bid", seat="0", coins="28")
+    return table
+
+
+def test_for_sale_banner_when_the_bid_cannot_be_beaten(client):
+    """RULES.md §2 Phase 1: Bob's 28 coins cannot beat 28, so he must pass: no bid field."""
+    table = for_sale_bidding(client)
+    assert 'data-testid="bid-coins"' not in table.page()
+    assert table.banner() == "Bob cannot beat the highest bid and must pass."
+
+
+def test_for_sale_banner_when_the_player_has_no_coins(client):
+    """RULES.md §2 Phase 1: Ann spent all 28 coins on house 3; next round she has none."""
+    table = for_sale_bidding(client)
+    table.post(type="pass", seat="1")
+    table.post(type="pass", seat="2")
+    table.post(type="houses", houses=["4", "5", "6"])
+    assert table.banner() == "Ann has no coins left to bid and must pass."
+    table.post(type="pass", seat="0")
+    assert table.banner() == "Bob: bid or pass"
