@@ -31,18 +31,13 @@ def checks_due(state: dict) -> int:
 def turn_over(state: dict, checks: object) -> None:
     """Start a selling round with the checks turned over; everyone holding houses chooses."""
     values = validate_cards(checks, checks_due(state), N_("Enter the {count} checks turned over."))
-    counts = Counter(state["checks_seen"])
     for value in values:
         if value not in cards.CHECK_VALUES:
             raise IllegalMove(
                 N_("There is no check of {check}; checks are 0 and 2,000 to 15,000."),
                 check=f"{value:,}",
             )
-        counts[value] += 1
-        if counts[value] > cards.COPIES_PER_CHECK:
-            raise IllegalMove(
-                N_("Both checks of {check} have already been turned over."), check=f"{value:,}"
-            )
+    _check_copies(Counter(state["checks_seen"]), Counter(values))
     state["checks_seen"] = [*state["checks_seen"], *values]
     state["selling_round"] += 1
     sellers = holders(state)
@@ -51,6 +46,26 @@ def turn_over(state: dict, checks: object) -> None:
     else:
         state["checks_up"] = sorted(values, reverse=True)
         state["phase"] = "reveal"
+
+
+def _check_copies(seen: Counter, entered: Counter) -> None:
+    """Each check value exists twice: refuse more, saying whether earlier rounds used them."""
+    for value, count in entered.items():
+        if seen[value] + count <= cards.COPIES_PER_CHECK:
+            continue
+        check = f"{value:,}"
+        if seen[value] >= cards.COPIES_PER_CHECK:
+            raise IllegalMove(
+                N_("Both checks of {check} have already been turned over."), check=check
+            )
+        if seen[value]:
+            raise IllegalMove(
+                N_("One check of {check} was turned over in an earlier round; only one is left."),
+                check=check,
+            )
+        raise IllegalMove(
+            N_("The game has only two checks of {check}; enter each check once."), check=check
+        )
 
 
 def sell(state: dict, houses: object) -> None:

@@ -227,7 +227,7 @@ def test_checks_come_from_the_deck_two_of_each():
     """§2 "Cards": two $0 and two each of $2,000 ... $15,000."""
     state = selling_table()
     refused(state, {"type": "checks", "checks": [1000, 2000, 3000]}, "no check of 1,000")
-    refused(state, {"type": "checks", "checks": [0, 0, 0]}, "Both checks of 0")
+    refused(state, {"type": "checks", "checks": [0, 0, 0]}, "only two checks of 0")
     refused(state, {"type": "checks", "checks": [2000, 3000]}, "Enter the 3 checks")
     refused(state, {"type": "sell", "houses": [28, 3, 16]}, "checks turned over for the next")
 
