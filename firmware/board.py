@@ -7,9 +7,13 @@ from box import Box
 from buttons import Buttons
 from piezo import Piezo
 from strip import Strip
+from supervisor import Supervisor
+
+WDT_MS = 5000  # the loop feeds the watchdog every tick; stuck this long, the board resets
+_feeder = None  # after STOP: the timer that keeps feeding the watchdog for the REPL
 
 
-def make_box(port=None, piezo=True):
+def make_box(port=None, piezo=True, boot=None, wdt=None):
     """A Box on the board's strip, buttons, optional piezo and USB serial (or `port`)."""
     np = neopixel.NeoPixel(machine.Pin(pins.LED_DATA, machine.Pin.OUT), pins.LED_COUNT)
     keys = [machine.Pin(gpio, machine.Pin.IN, machine.Pin.PULL_UP) for gpio in pins.BUTTONS]
@@ -21,7 +25,9 @@ def make_box(port=None, piezo=True):
 
         port = UsbSerial()
     uid = "".join(f"{b:02x}" for b in machine.unique_id())
-    return Box(Strip(np), Buttons(keys), port, uid=uid, piezo=beeper, board=pins.BOARD)
+    return Box(
+        Strip(np), Buttons(keys), port, uid=uid, piezo=beeper, board=pins.BOARD, boot=boot, wdt=wdt
+    )
 
 
 def safe_mode():
@@ -30,7 +36,15 @@ def safe_mode():
 
 
 def run():
-    """Run the box until the host sends STOP (blocks; the board's normal life)."""
-    import asyncio
+    """Run boxes under the supervisor and a watchdog until the host sends STOP (blocks)."""
+    wdt = machine.WDT(timeout=WDT_MS)
+    Supervisor(lambda: make_box(wdt=wdt), wdt=wdt, reset=machine.reset).run()
+    keep_fed(wdt)
 
-    asyncio.run(make_box().run())
+
+def keep_fed(wdt):
+    """After STOP: a timer feeds the watchdog (it cannot be stopped), so the REPL and a
+    firmware copy are not reset; `mpremote reset` or a power cycle ends it."""
+    global _feeder
+    _feeder = machine.Timer(0)
+    _feeder.init(period=WDT_MS // 4, mode=machine.Timer.PERIODIC, callback=lambda _t: wdt.feed())

@@ -5,32 +5,45 @@ CPython and under MicroPython. `tick(now)` does one loop iteration and never blo
 the asyncio task that calls it every TICK_MS on the board. docs/protocol.md is the contract.
 """
 
+import random
+
 import protocol as P
 from compat import ticks_add, ticks_diff, ticks_ms
 from frame import SEAT_ARMED, SEAT_IDLE, SEAT_LOCKED, SEAT_OFF, SEAT_REVEALED, Frame, Scene
 
-FW_VERSION = "0.1.0"
+FW_VERSION = "0.2.0"
 STOP = "STOP"  # host -> device: leave the loop for the REPL (firmware updates)
+NONCE_LEN = 8  # hex digits of a boot or host nonce (docs/protocol.md "Sessions")
+
+
+def new_nonce() -> str:
+    """A fresh per-boot nonce: 8 hex digits (the ESP32 seeds `random` from its hardware RNG)."""
+    return f"{random.getrandbits(32):08x}"
 
 
 class Box:
-    """One table box: hello, idempotent full state, reveal mode, heartbeat, retries."""
+    """One table box: sessions, idempotent full state, reveal mode, heartbeat, retries."""
 
     TICK_MS = 5  # loop period: button latency and frame rate (only changed frames are sent)
     HEARTBEAT_MS = 1000
+    ANNOUNCE_MS = 1000  # HELLO again this often until a host session has set the state
     SILENCE_MS = 3000  # no valid line from the host this long: show "disconnected"
     RETRY_MS = 500  # resend an unacknowledged PRESS/REVEAL this often
     COUNTDOWN_MS = 1500  # all armed seats locked -> reveal after this long
     MAX_PENDING = 8  # unacknowledged events kept (6 presses + 1 reveal fit)
-    RX_CHUNK = 64
+    RX_CHUNK = 128  # bytes read per tick: 2.2x the 115200 baud line rate (docs/protocol.md)
 
-    def __init__(self, strip, buttons, port, uid="", piezo=None, board="esp32-devkitc"):
+    def __init__(
+        self, strip, buttons, port, uid="", piezo=None, board="esp32-devkitc", boot=None, wdt=None
+    ):
         self.strip = strip
         self.buttons = buttons
         self.port = port
         self.piezo = piezo
         self.uid = uid
         self.board = board
+        self.boot = boot or new_nonce()  # this boot's nonce: the host sees a restart by it
+        self.wdt = wdt  # machine.WDT, fed once per tick
         self.frame = Frame()
         self.scene = Scene(self.frame.SEAT_LEDS)
         self._reader = P.LineReader()
@@ -40,8 +53,10 @@ class Box:
         self._last_reveal: int | None = (
             None  # ...and ARM/DISARM: older or equal ones are duplicates
         )
+        self._host: str | None = None  # the host session's nonce; None: no session since boot
         self._heard_at = 0
         self._hb_at = 0
+        self._announce_at = 0
         self._booted = False
         self._pending: list[list] = []  # [seq, line, sent_at, reveal id] of unacknowledged events
         self._seats = 0  # seats at the table (from SET)
@@ -50,33 +65,46 @@ class Box:
         self._locked = 0
         self._revealed = False
         self.running = True
-        self.errors = {P.E_CRC: 0, P.E_FORMAT: 0, P.E_LONG: 0, "dup": 0, "dropped": 0}
+        self.errors = {
+            P.E_CRC: 0,
+            P.E_FORMAT: 0,
+            P.E_LONG: 0,
+            "dup": 0,
+            "dropped": 0,
+            "nosession": 0,
+        }
 
     # ----- the loop -------------------------------------------------------------------------
 
     async def run(self):
-        """The asyncio task: tick until the host sends STOP."""
+        """The asyncio task: tick until the host sends STOP. An exception ends it: the
+        supervisor (supervisor.py) shows the fault and starts a fresh box."""
         import asyncio
-        import sys
 
         while self.running:
-            try:
-                self.tick(ticks_ms())
-            except Exception as exc:  # keep the table going; the host sees it as noise
-                sys.print_exception(exc)
+            self.tick(ticks_ms())
             await asyncio.sleep_ms(self.TICK_MS)
         self.deinit()
 
     def tick(self, now: int) -> None:
-        """One loop iteration at tick `now`: link, buttons, timers, LEDs."""
+        """One loop iteration at tick `now`: link, buttons, timers, LEDs; feeds the watchdog."""
         if not self._booted:
             self._booted = True
             self._hb_at = now
-            self._send(P.HELLO, self._hello())
+            self._announce(now)
         self.poll_serial(now)
         self.poll_buttons(now)
         self.housekeeping(now)
         self.render(now)
+        if self.wdt is not None:
+            self.wdt.feed()
+
+    @property
+    def settled(self) -> bool:
+        """True once a host session has set both the display and the reveal state."""
+        return (
+            self._host is not None and self._last_set is not None and self._last_reveal is not None
+        )
 
     def poll_serial(self, now: int) -> None:
         """Read what the host sent and act on each complete line."""
@@ -116,6 +144,8 @@ class Box:
             self._beep(now, True)
         if scene.connected and ticks_diff(now, self._heard_at) >= self.SILENCE_MS:
             scene.connected = False
+        if not self.settled and ticks_diff(now, self._announce_at) >= self.ANNOUNCE_MS:
+            self._announce(now)
         if ticks_diff(now, self._hb_at) >= self.HEARTBEAT_MS:
             self._hb_at = ticks_add(self._hb_at, self.HEARTBEAT_MS)
             if ticks_diff(now, self._hb_at) >= self.HEARTBEAT_MS:  # fell behind: realign
@@ -157,16 +187,32 @@ class Box:
         if kind == P.ACK or kind == P.NAK:
             self._settle(msg)
         elif kind == P.HELLO:
-            self._last_set = None  # a new host session numbers its commands afresh
-            self._last_reveal = None
-            self._send(P.HELLO, self._hello())
+            self._host_hello(msg, now)
         elif kind in P.RELIABLE_FROM_HOST:
+            if self._host is None:  # from a host that does not know this boot yet: its
+                self.errors["nosession"] += 1  # retry comes after the HELLO exchange
+                return
             self._command(msg, now)
         elif kind == STOP:
             self._send(P.ACK, f"of={msg.seq}")
             self.running = False
         else:
             self._send(P.NAK, f"of={msg.seq} err={P.E_TYPE}")
+
+    def _host_hello(self, msg: P.Message, now: int) -> None:
+        """A host HELLO: a new host nonce starts a session (old seqs forgotten); answer HELLO."""
+        try:
+            host = msg.fields().get("host", "")
+        except P.ProtocolError:
+            host = None
+        if host is None or len(host) > NONCE_LEN or not _is_hex(host):
+            self._send(P.NAK, f"of={msg.seq} err={P.E_FIELD}")
+            return
+        if host == "" or host != self._host:  # "": a protocol-1 host without nonces
+            self._host = host
+            self._last_set = None  # a new host session numbers its commands afresh
+            self._last_reveal = None
+        self._announce(now)
 
     def _command(self, msg: P.Message, now: int) -> None:
         """Apply a SET/ARM/DISARM once, in order per slot; always answer ACK or NAK."""
@@ -280,13 +326,18 @@ class Box:
     # ----- sending --------------------------------------------------------------------------
 
     def _hello(self) -> str:
-        """The HELLO payload: who we are and what we drive."""
+        """The HELLO payload: who we are, what we drive, this boot and the host we serve."""
         f = self.frame
-        return (
+        text = (
             f"fw={FW_VERSION} proto={P.PROTO_VERSION} board={self.board} uid={self.uid or '0'}"
-            f" leds={f.LED_COUNT} buttons={self.buttons.count}"
-            f" layout={f.POLICE_LEDS},{f.ROUND_LEDS},{f.SEAT_LEDS}"
+            f" layout={f.POLICE_LEDS},{f.ROUND_LEDS},{f.SEAT_LEDS} boot={self.boot}"
         )
+        return text + f" host={self._host}" if self._host else text
+
+    def _announce(self, now: int) -> None:
+        """Send HELLO (at boot, answering the host, and until the host has set the state)."""
+        self._announce_at = now
+        self._send(P.HELLO, self._hello())
 
     def _send(self, kind: str, payload: str = "") -> tuple[int, bytes]:
         """Frame and write one line with the next sequence number; return (seq, line)."""
@@ -329,3 +380,11 @@ def _number(
     if not low <= value <= high:
         raise P.ProtocolError(P.E_RANGE, key)
     return value
+
+
+def _is_hex(text: str) -> bool:
+    """True if every character is a lower-case hex digit."""
+    for ch in text:
+        if ch not in "0123456789abcdef":
+            return False
+    return True

@@ -34,4 +34,14 @@ except ImportError:  # CPython
         return ((ticks1 - ticks2 + _HALF) & _MASK) - _HALF
 
 
-__all__ = ["const", "ticks_add", "ticks_diff", "ticks_ms"]
+try:
+    from sys import print_exception
+except ImportError:  # CPython
+    import traceback as _traceback  # type: ignore[import-not-found]  # not on the board
+
+    def print_exception(exc, file=None):  # type: ignore[misc]
+        """The traceback of `exc` on stderr (MicroPython's sys.print_exception)."""
+        _traceback.print_exception(exc, file=file)
+
+
+__all__ = ["const", "print_exception", "ticks_add", "ticks_diff", "ticks_ms"]

@@ -28,6 +28,7 @@ C_ARMED = const(10)
 C_LOCKED = const(11)
 C_REVEALED = const(12)
 C_SCAN = const(13)
+C_FAULT = const(14)
 
 # Full-scale (R, G, B) of each palette index; Frame scales them under the cap.
 RGB = (
@@ -45,6 +46,7 @@ RGB = (
     (0, 255, 0),  # seat locked (green)
     (255, 255, 255),  # seat revealed (white)
     (140, 0, 255),  # disconnected scanner (violet)
+    (255, 60, 0),  # the loop failed and restarts (orange)
 )
 
 _SEAT_COLOUR = (C_OFF, C_IDLE, C_ARMED, C_LOCKED, C_REVEALED)
@@ -82,6 +84,7 @@ class Frame:
     RAID_STROBE = 4  # every 4th raid step is a white strobe
     COUNTDOWN_BLINK_MS = 125  # locked seats flash during the reveal countdown
     SCAN_STEP_MS = 90  # disconnected: the violet dot moves one pixel per step
+    FAULT_STEP_MS = 250  # the loop failed: odd and even pixels swap orange/dark this often
 
     def __init__(self, brightness: int = 100) -> None:
         self.buf = bytearray(3 * self.LED_COUNT)
@@ -121,6 +124,12 @@ class Frame:
             self._police(scene)
             self._rounds(scene)
         self._seats(scene, now)
+
+    def render_fault(self, now: int) -> None:
+        """The loop failed and is restarting: odd and even pixels blink orange in turn."""
+        phase = now // self.FAULT_STEP_MS & 1
+        for i in range(self.LED_COUNT):
+            self._put(i, C_FAULT if i & 1 == phase else C_OFF)
 
     def _put(self, pixel: int, colour: int) -> None:
         """Copy palette entry `colour` into `pixel`."""

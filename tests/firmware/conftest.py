@@ -25,6 +25,8 @@ import machine  # noqa: E402
 import protocol as P  # noqa: E402
 from fakeport import FakePort  # noqa: E402
 
+HOST_NONCE = "0c0ffee1"
+
 
 class Host:
     """Plays the host against a box: numbered lines in, decoded replies out, a settable clock."""
@@ -60,19 +62,25 @@ class Host:
         return self.tick()
 
     def press(self, seat, down=True):
-        """Seat button down (or up) and one tick; the replies."""
+        """Seat button down (or up) for two polls, TICK_MS apart (what the debounce needs to
+        accept it); the replies. The clock ends TICK_MS later."""
         gpio = board.pins.BUTTONS[seat - 1]
         machine.press(gpio) if down else machine.release(gpio)
-        return self.tick()
+        replies = self.tick()
+        self.now += self.box.TICK_MS
+        return replies + self.tick()
 
     def release(self, seat):
-        """Seat button up and one tick; the replies."""
+        """Seat button up for two polls; the replies."""
         return self.press(seat, down=False)
+
+    def open(self, nonce=HOST_NONCE):
+        """Boot and say hello with a host nonce: a host session; the replies (boot HELLO too)."""
+        return self.at(0) + self.send(P.HELLO, f"proto=1 host={nonce}")
 
     def start(self, state="police=0 limit=7 round=1 rounds=3 seats=4"):
         """Boot, say hello and send a display state, as a host does on connecting."""
-        self.at(0)
-        self.send(P.HELLO, "proto=1")
+        self.open()
         return self.send(P.SET, state)
 
 

@@ -1,6 +1,8 @@
 """The box's state machine on CPython with fakes: hello, state, reveal flow, link faults."""
 
+import board
 import frame as F
+import machine
 import protocol as P
 from box import FW_VERSION, Box
 
@@ -18,7 +20,7 @@ def seat_states(box):
 # ----- hello and display state ------------------------------------------------------------
 
 
-def test_hello_on_boot_says_who_it_is(host):
+def test_hello_on_boot_says_who_it_is(host, box):
     (hello,) = host.at(0)
     assert hello.kind == P.HELLO
     assert hello.fields() == {
@@ -26,10 +28,10 @@ def test_hello_on_boot_says_who_it_is(host):
         "proto": str(P.PROTO_VERSION),
         "board": "esp32-devkitc",
         "uid": "246f28a1b2c3",
-        "leds": "18",
-        "buttons": "6",
         "layout": "7,5,6",
+        "boot": box.boot,
     }
+    assert len(box.boot) == 8 and int(box.boot, 16) >= 0
 
 
 def test_hello_on_request_and_only_once_at_boot(host):
@@ -39,7 +41,7 @@ def test_hello_on_request_and_only_once_at_boot(host):
 
 
 def test_set_applies_the_whole_display_state_and_is_acknowledged(host, box):
-    host.at(0)
+    host.open()
     (ack,) = host.send(P.SET, "police=3 limit=7 round=2 rounds=3 seats=4", seq=40)
     assert (ack.kind, ack.fields()) == (P.ACK, {"of": "40"})
     s = box.scene
@@ -49,7 +51,7 @@ def test_set_applies_the_whole_display_state_and_is_acknowledged(host, box):
 
 
 def test_set_reaches_the_strip(host, box):
-    host.at(0)
+    host.open()
     host.send(P.SET, "police=3 limit=7 round=2 rounds=3 seats=4")
     np = box.strip._np
     assert bytes(np.buf) == bytes(box.frame.buf)
@@ -68,7 +70,7 @@ def test_set_is_idempotent(host, box):
 
 
 def test_set_defaults_rounds_and_brightness(host, box):
-    host.at(0)
+    host.open()
     host.send(P.SET, "police=0 limit=7 round=1 seats=3")
     assert box.scene.rounds == 5 and box.frame.brightness == 100
     host.send(P.SET, "police=0 limit=7 round=1 seats=3 bright=40")
@@ -76,7 +78,7 @@ def test_set_defaults_rounds_and_brightness(host, box):
 
 
 def test_unknown_fields_are_ignored_for_forward_compatibility(host, box):
-    host.at(0)
+    host.open()
     (ack,) = host.send(P.SET, "police=1 limit=7 round=1 seats=3 mood=happy")
     assert ack.kind == P.ACK and box.scene.police == 1
 
@@ -127,7 +129,7 @@ def test_unknown_type_is_refused(host):
 
 
 def test_duplicates_are_acknowledged_but_not_applied(host, box):
-    host.at(0)
+    host.open()
     host.send(P.SET, "police=1 limit=7 round=1 seats=4", seq=10)
     host.send(P.SET, "police=2 limit=7 round=1 seats=4", seq=11)
     (ack,) = host.send(P.SET, "police=1 limit=7 round=1 seats=4", seq=10)  # late retry
@@ -137,21 +139,21 @@ def test_duplicates_are_acknowledged_but_not_applied(host, box):
 
 
 def test_order_is_kept_per_slot_so_a_late_set_does_not_block_an_arm(host, box):
-    host.at(0)
+    host.open()
     host.send(P.SET, "police=1 limit=7 round=1 seats=4", seq=20)
     host.send(P.ARM, "id=3 seats=1,2", seq=19)  # older seq, other slot: applied
     assert box._armed == 0b11
 
 
 def test_sequence_numbers_wrap(host, box):
-    host.at(0)
+    host.open()
     host.send(P.SET, "police=1 limit=7 round=1 seats=4", seq=65535)
     host.send(P.SET, "police=2 limit=7 round=1 seats=4", seq=0)
     assert box.scene.police == 2
 
 
 def test_a_host_hello_starts_a_new_numbering(host, box):
-    host.at(0)
+    host.open()
     host.send(P.SET, "police=4 limit=7 round=1 seats=4", seq=30000)
     host.send(P.HELLO, "proto=1", seq=1)
     (ack,) = host.send(P.SET, "police=1 limit=7 round=1 seats=4", seq=2)
@@ -159,8 +161,13 @@ def test_a_host_hello_starts_a_new_numbering(host, box):
 
 
 def test_device_sequence_counts_every_line(host):
-    seqs = [m.seq for m in host.at(0) + host.send(P.HELLO) + host.send(P.HB) + host.at(1000)]
-    assert seqs == [1, 2, 3]
+    replies = host.at(0) + host.send(P.HELLO) + host.send(P.HB) + host.at(1000)
+    assert [(m.seq, m.kind) for m in replies] == [
+        (1, P.HELLO),  # at boot
+        (2, P.HELLO),  # the answer
+        (3, P.HELLO),  # announced again: no host has set the state yet
+        (4, P.HB),
+    ]
 
 
 # ----- noise on the line ------------------------------------------------------------------
@@ -175,7 +182,7 @@ def test_bad_crc_is_dropped_silently_and_counted(host, box):
 
 
 def test_over_long_line_is_dropped_and_the_next_line_works(host, box):
-    host.at(0)
+    host.open()
     assert host.raw(b"7" * 1000 + b"\n") == []
     assert box.errors[P.E_LONG] == 1
     (ack,) = host.send(P.SET, "police=3 limit=7 round=1 seats=4")
@@ -183,7 +190,7 @@ def test_over_long_line_is_dropped_and_the_next_line_works(host, box):
 
 
 def test_garbage_and_control_bytes_never_crash_the_box(host, box):
-    host.at(0)
+    host.open()
     junk = bytes(range(256)) * 3 + b"\x03\x03\x04\n\r\n*\n 1 SET *\n"
     assert host.raw(junk) == []
     (ack,) = host.send(P.SET, "police=3 limit=7 round=1 seats=4")
@@ -191,7 +198,7 @@ def test_garbage_and_control_bytes_never_crash_the_box(host, box):
 
 
 def test_a_line_split_across_reads_is_reassembled(host, box, port):
-    host.at(0)
+    host.open()
     port.chunk = 3
     line = P.encode(5, P.SET, "police=6 limit=7 round=1 seats=4")
     port.feed(line)
@@ -251,9 +258,10 @@ def test_reveal_flow_arm_press_lock_countdown_reveal(host, box):
     host.now = 1100
     (press,) = [m for m in host.press(1) if m.kind != P.HB]
     assert press.fields()["seat"] == "1"
-    assert box.scene.countdown and box.scene.countdown_at == 1100 + Box.COUNTDOWN_MS
-    assert P.REVEAL not in kinds(host.at(1100 + Box.COUNTDOWN_MS - 1))
-    replies = host.at(1100 + Box.COUNTDOWN_MS)
+    locked_at = 1100 + Box.TICK_MS  # the second low poll
+    assert box.scene.countdown and box.scene.countdown_at == locked_at + Box.COUNTDOWN_MS
+    assert P.REVEAL not in kinds(host.at(locked_at + Box.COUNTDOWN_MS - 1))
+    replies = host.at(locked_at + Box.COUNTDOWN_MS)
     reveal = [m for m in replies if m.kind == P.REVEAL]
     assert [m.fields() for m in reveal] == [{"id": "9", "seats": "1,3"}]
     assert seat_states(box)[:4] == [F.SEAT_REVEALED, F.SEAT_IDLE, F.SEAT_REVEALED, F.SEAT_IDLE]
@@ -372,7 +380,7 @@ def test_piezo_beeps_on_press_and_reveal(host, box):
     host.now = 10
     host.press(1)
     host.at(100)
-    host.at(10 + Box.COUNTDOWN_MS)
+    host.at(10 + Box.TICK_MS + Box.COUNTDOWN_MS)
     assert box.piezo._pwm.tones == 2
 
 
@@ -380,3 +388,94 @@ def test_stop_leaves_the_loop_for_the_repl(host, box):
     host.at(0)
     (ack,) = host.send("STOP")
     assert ack.kind == P.ACK and not box.running
+
+
+# ----- sessions: boot and host nonces (docs/protocol.md "Sessions") ------------------------
+
+
+def test_commands_before_any_host_hello_are_neither_applied_nor_answered(host, box):
+    host.at(0)
+    assert host.send(P.SET, "police=3 limit=7 round=1 seats=4") == []
+    assert host.send(P.ARM, "id=1 seats=1") == []
+    assert box.scene.police == 0 and box._armed == 0
+    assert box.errors["nosession"] == 2
+
+
+def test_the_hello_answer_names_the_boot_and_the_host(host, box):
+    (boot, answer) = host.open("0c0ffee1")
+    assert "host" not in boot.fields()
+    assert answer.fields()["boot"] == box.boot and answer.fields()["host"] == "0c0ffee1"
+
+
+def test_a_repeated_hello_of_the_same_host_keeps_its_sequence_state(host, box):
+    host.open("0c0ffee1")
+    host.send(P.SET, "police=4 limit=7 round=1 seats=4", seq=40)
+    host.send(P.HELLO, "proto=1 host=0c0ffee1", seq=1)  # a late copy of the first HELLO
+    (ack,) = host.send(P.SET, "police=1 limit=7 round=1 seats=4", seq=39)  # stale
+    assert ack.fields() == {"of": "39", "dup": "1"} and box.scene.police == 4
+
+
+def test_a_new_host_nonce_starts_a_new_numbering(host, box):
+    host.open("0c0ffee1")
+    host.send(P.SET, "police=4 limit=7 round=1 seats=4", seq=40)
+    host.send(P.HELLO, "proto=1 host=0c0ffee2", seq=1)
+    (ack,) = host.send(P.SET, "police=1 limit=7 round=1 seats=4", seq=2)
+    assert ack.fields() == {"of": "2"} and box.scene.police == 1
+
+
+def test_a_bad_host_nonce_is_refused(host, box):
+    host.at(0)
+    for nonce in ("0c0ffee10", "0C0FFEE1", "x"):
+        (nak,) = host.send(P.HELLO, f"proto=1 host={nonce}")
+        assert (nak.kind, nak.fields()["err"]) == (P.NAK, P.E_FIELD), nonce
+    assert box.settled is False and box._host is None
+
+
+def test_the_box_announces_itself_every_second_until_the_host_set_its_state(host, box):
+    host.open()
+    hellos = [t for t in range(5, 3000, 5) for m in host.at(t) if m.kind == P.HELLO]
+    assert hellos == [1000, 2000]  # a session, but no state yet
+    host.send(P.SET, "police=1 limit=7 round=1 seats=4")
+    host.send(P.DISARM)
+    assert box.settled
+    assert not [t for t in range(3000, 6000, 5) for m in host.at(t) if m.kind == P.HELLO]
+
+
+def test_a_box_that_rebooted_announces_itself_with_a_new_boot_nonce(port):
+    first = board.make_box(port=port)
+    second = board.make_box(port=port)
+    assert first.boot != second.boot
+
+
+def test_the_longest_hello_fits_a_line():
+    box = Box(None, type("B", (), {"count": 6})(), None, uid="f" * 12, boot="f" * 8)
+    box._host = "f" * 8
+    box._tx_seq = P.SEQ_MOD - 1
+    assert len(P.encode(box._tx_seq, P.HELLO, box._hello())) <= P.MAX_LINE
+
+
+# ----- watchdog ---------------------------------------------------------------------------
+
+
+def test_every_tick_feeds_the_watchdog(port):
+    wdt = machine.WDT(timeout=5000)
+    box = board.make_box(port=port, wdt=wdt)
+    for t in range(0, 50, 5):
+        box.tick(t)
+    assert wdt.feeds == 10
+
+
+def test_a_button_held_when_the_reveal_is_armed_counts_only_when_pressed_again(host, box):
+    """docs/protocol.md "Reveal flow": a press from before the reveal never chooses."""
+    host.start()
+    host.now = 10
+    host.press(1)  # held down before the ARM
+    host.now = 100
+    host.send(P.ARM, "id=1 seats=1,2")
+    assert [m for t in range(105, 400, 5) for m in host.at(t)] == []
+    assert seat_states(box)[0] == F.SEAT_ARMED  # still "press"
+    host.now = 400
+    host.release(1)
+    host.now = 500
+    (press,) = host.press(1)
+    assert press.fields() == {"id": "1", "seat": "1"}

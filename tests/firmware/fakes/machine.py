@@ -80,3 +80,44 @@ class PWM:
 def unique_id():
     """A fixed board id (the MAC of a DevKitC we pretend to be)."""
     return b"\x24\x6f\x28\xa1\xb2\xc3"
+
+
+class WDT:
+    """Counts feeds instead of resetting the board."""
+
+    def __init__(self, id=0, timeout=5000):
+        self.timeout = timeout
+        self.feeds = 0
+
+    def feed(self):
+        """The loop is alive."""
+        self.feeds += 1
+
+
+class Timer:
+    """Remembers its callback; `fire()` runs it as the hardware timer would."""
+
+    PERIODIC = 1
+    ONE_SHOT = 0
+
+    def __init__(self, id=0):
+        self.id = id
+        self.callback = None
+        self.period = 0
+
+    def init(self, period=0, mode=PERIODIC, callback=None):
+        """Start the timer."""
+        self.period = period
+        self.callback = callback
+
+    def fire(self):
+        """One period passed."""
+        self.callback(self)
+
+
+resets = []
+
+
+def reset():
+    """Record a hard reset (the test decides what happens next)."""
+    resets.append(True)

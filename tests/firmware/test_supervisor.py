@@ -1,0 +1,111 @@
+"""The supervisor: a loop that raises shows the fault pattern, then a fresh box runs."""
+
+import board
+import frame as F
+import machine
+import pytest
+from fakeport import FakePort
+from supervisor import Supervisor
+
+
+class Clock:
+    """A clock the supervisor's pauses move on."""
+
+    def __init__(self):
+        self.now = 0
+
+    def __call__(self):
+        return self.now
+
+
+def quick(sup, clock):
+    """No real sleeping: a pause moves the fake clock."""
+
+    def pause(ms):
+        clock.now += ms
+
+    sup.pause = pause
+    return sup
+
+
+def test_a_loop_that_raises_shows_the_fault_and_a_new_box_starts():
+    clock, wdt, port = Clock(), machine.WDT(), FakePort()
+    boxes, frames = [], []
+
+    def make_box():
+        box = board.make_box(port=port, wdt=wdt)
+        boxes.append(box)
+        return box
+
+    def run_box(box):
+        if len(boxes) == 1:
+            box.tick(0)
+            raise RuntimeError("a bug in the loop")
+        box.running = False  # the second box runs until STOP
+
+    sup = quick(Supervisor(make_box, wdt=wdt, run_box=run_box, clock=clock), clock)
+    shown = sup.show_fault
+
+    def record(box, now):
+        shown(box, now)
+        frames.append(bytes(box.strip._np.buf))
+
+    sup.show_fault = record
+    assert sup.run() is boxes[1] and sup.faults == 1
+    assert len(frames) == Supervisor.FAULT_MS // Supervisor.FAULT_STEP_MS
+    orange = boxes[0].frame.colour(F.C_FAULT)
+    grb = bytes((orange[1], orange[0], orange[2]))
+    first, second = frames[0], frames[Supervisor.FAULT_STEP_MS * 5 // Supervisor.FAULT_STEP_MS]
+    assert first[0:3] == grb and first[3:6] == b"\0\0\0"  # odd and even pixels in turn
+    assert second[0:3] == b"\0\0\0" and second[3:6] == grb
+    assert wdt.feeds >= len(frames)  # fed while it shows the fault
+    assert boxes[0].boot != boxes[1].boot  # the host sees a restart
+
+
+def test_faults_in_a_row_reset_the_board():
+    clock = Clock()
+    resets = []
+
+    def run_box(box):
+        if len(resets) < 1:
+            raise ValueError("again")
+        box.running = False
+
+    sup = Supervisor(
+        lambda: board.make_box(port=FakePort()),
+        reset=lambda: resets.append(clock.now),
+        run_box=run_box,
+        clock=clock,
+    )
+    quick(sup, clock)
+    sup.run()
+    assert len(resets) == 1 and sup.faults == Supervisor.MAX_FAULTS
+
+
+def test_a_box_that_stops_cleanly_is_returned_at_once():
+    def run_box(box):
+        box.running = False
+
+    sup = Supervisor(lambda: board.make_box(port=FakePort()), run_box=run_box)
+    assert sup.run().running is False and sup.faults == 0
+
+
+def test_board_run_starts_the_watchdog_and_keeps_feeding_it_after_stop(monkeypatch):
+    made = {}
+
+    def run(self):
+        made["wdt"] = self.wdt
+        return None
+
+    monkeypatch.setattr(board.Supervisor, "run", run)
+    board.run()
+    wdt = made["wdt"]
+    assert wdt.timeout == board.WDT_MS
+    board._feeder.fire()
+    assert wdt.feeds == 1
+
+
+@pytest.fixture(autouse=True)
+def _no_feeder():
+    yield
+    board._feeder = None
