@@ -1,0 +1,70 @@
+"""Adel Verpflichtet moves: validate one move and produce the next state (RULES.md §4)."""
+
+import copy
+import random
+
+from scoring.adel_verpflichtet import ending, resolve, turn
+from scoring.common import handler_for
+from scoring.errors import N_, IllegalMove
+
+
+def complete_move(_state: dict, move: object, _rng: random.Random) -> dict:
+    """Nothing in this game is drawn by lot: the move as entered (a copy)."""
+    return copy.deepcopy(move) if isinstance(move, dict) else move
+
+
+def apply(state: dict, move: object) -> dict:
+    """The state after `move`; the input state is never modified."""
+    handler = handler_for(move, _HANDLERS, fields=MOVE_FIELDS)
+    phase = _PHASES[move["type"]]
+    if state["phase"] != phase:
+        raise IllegalMove(PHASE_MESSAGES[state["phase"]])
+    new_state = copy.deepcopy(state)
+    handler(new_state, move)
+    return new_state
+
+
+#: What the table has to do in each phase (the refusal of a move that does not fit).
+PHASE_MESSAGES = {
+    "location": N_("Enter everyone's location first (auction house or castle)."),
+    "action": N_("Enter everyone's action card first."),
+    "choose": N_("Enter everyone's location and action card first."),
+    "buy": N_("The buyer picks a card at the auction house first."),
+    "exhibit": N_("Enter the exhibitions first."),
+    "steal": N_("Enter the cards the thieves take first."),
+    "review": N_("Look over the turn's resolution and go on to the next turn first."),
+    "final": N_("Enter the final exhibitions first."),
+    "game_over": N_("The game is over."),
+}
+#: Every field each move type takes (docs/games/adel_verpflichtet.md); others are refused.
+MOVE_FIELDS = {
+    "locations": ("type", "places"),
+    "actions": ("type", "actions"),
+    "choices": ("type", "places", "actions"),
+    "buy": ("type", "pile", "next"),
+    "exhibitions": ("type", "shows", "fraction"),
+    "steal": ("type", "thief", "cards"),
+    "next": ("type",),
+    "final": ("type", "shows"),
+}
+_HANDLERS = {
+    "locations": turn.locations,
+    "actions": turn.actions,
+    "choices": turn.choices,
+    "buy": resolve.buy,
+    "exhibitions": resolve.exhibitions,
+    "steal": resolve.steal,
+    "next": ending.next_turn,
+    "final": ending.final,
+}
+#: The phase each move type belongs to.
+_PHASES = {
+    "locations": "location",
+    "actions": "action",
+    "choices": "choose",
+    "buy": "buy",
+    "exhibitions": "exhibit",
+    "steal": "steal",
+    "next": "review",
+    "final": "final",
+}

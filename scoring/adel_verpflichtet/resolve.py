@@ -1,0 +1,276 @@
+"""Resolving a turn: the auction house, then the castle in the order RULES.md §4 fixes.
+
+Every outcome is written to `state["report"]` as a step with its reason, so the tablet can
+show the whole resolution before the table moves on to the next turn.
+"""
+
+from scoring.adel_verpflichtet import cards, castle
+from scoring.adel_verpflichtet.table import read_fraction
+from scoring.errors import N_, IllegalMove
+
+
+def played_at(state: dict, place: str, kind: str) -> list[tuple[int, dict]]:
+    """(seat, action) of every `kind` card played at `place` this turn."""
+    return [
+        (seat, action)
+        for seat, action in enumerate(state["played"] or [])
+        if state["places"][seat] == place and action["card"] == kind
+    ]
+
+
+def thieves_at(state: dict, place: str) -> list[dict]:
+    """The thieves played at `place`: {"owner", "number"}."""
+    return [
+        {"owner": seat, "number": action["value"]}
+        for seat, action in played_at(state, place, cards.THIEF)
+    ]
+
+
+def buyer(state: dict) -> tuple[int, int] | None:
+    """(seat, check) of the highest check at the auction house, if anyone played one."""
+    bids = [
+        (action["value"], seat) for seat, action in played_at(state, cards.AUCTION, cards.CHECK)
+    ]
+    if not bids:
+        return None
+    value, seat = max(bids)
+    return seat, value
+
+
+def open_piles(state: dict) -> list[int]:
+    """The piles that still have a card to buy."""
+    return [index for index, pile in enumerate(state["piles"]) if pile["size"] > 0]
+
+
+def _note(state: dict, step: str, **params: object) -> None:
+    """Add one step of the resolution to the turn's report."""
+    state["report"] = [*state["report"], {"step": step, **params}]
+
+
+def start(state: dict) -> None:
+    """The actions are revealed: resolve the auction house, or wait for the buyer's pick."""
+    state["report"] = []
+    if buyer(state) is not None and open_piles(state):
+        state["phase"] = "buy"
+        return
+    if buyer(state) is not None:
+        _note(state, "nothing_to_buy")
+    for thief in thieves_at(state, cards.AUCTION):
+        _note(state, "thief_no_purchase", **thief)
+    start_castle(state)
+
+
+def buy(state: dict, move: dict) -> None:
+    """The buyer takes one top card; the check is paid; a lone thief takes it."""
+    seat, value = buyer(state)
+    piles = open_piles(state)
+    pile = move.get("pile")
+    if type(pile) is not int or pile not in piles:
+        raise IllegalMove(
+            N_("Choose the pile whose top card the buyer takes: {piles}."),
+            piles=" / ".join(str(index + 1) for index in piles),
+        )
+    chosen = state["piles"][pile]
+    left = chosen["size"] - 1
+    after = move.get("next")
+    if left and after is None:
+        raise IllegalMove(N_("Enter the card now on top of pile {pile}."), pile=pile + 1)
+    if not left and after is not None:
+        raise IllegalMove(N_("Pile {pile} is empty now; no card comes up."), pile=pile + 1)
+    card = chosen["top"]
+    chosen["top"] = cards.read_card(after, "next") if left else None
+    chosen["size"] = left
+    player = state["players"][seat]
+    player["hand"] = [*player["hand"], card]
+    player["checks"] = [check for check in player["checks"] if check != value]
+    _note(state, "bought", seat=seat, check=value, card=card, pile=pile)
+    _pay(state, value)
+    start_castle(state)
+
+
+def _pay(state: dict, value: int) -> None:
+    """The check goes to the register, unless one lone thief steals it."""
+    thieves = thieves_at(state, cards.AUCTION)
+    if len(thieves) == 1:
+        owner = state["players"][thieves[0]["owner"]]
+        owner["checks"] = sorted([*owner["checks"], value])
+        _note(state, "check_stolen", check=value, **thieves[0])
+        return
+    state["register"] = [*state["register"], value]
+    if thieves:
+        _note(state, "thieves_scared", numbers=[thief["number"] for thief in thieves])
+
+
+def start_castle(state: dict) -> None:
+    """Exhibitors lay out their cards; without exhibitions go straight to the detectives."""
+    if played_at(state, cards.CASTLE, cards.EXHIBIT):
+        state["phase"] = "exhibit"
+        return
+    _detectives(state)
+
+
+def leader_space(state: dict) -> int:
+    """The space of the pawn furthest along (its fraction moves the exhibitors)."""
+    return max(player["position"] for player in state["players"])
+
+
+def exhibitions(state: dict, move: dict) -> None:
+    """The exhibitions revealed: the best two advance by the leader's fraction."""
+    exhibitors = [seat for seat, _ in played_at(state, cards.CASTLE, cards.EXHIBIT)]
+    shows = _read_shows(state, move.get("shows"), exhibitors)
+    space = leader_space(state)
+    fraction = _fraction(state, space, move.get("fraction"))
+    for seat, shown in shows.items():
+        player = state["players"][seat]
+        player["hand"] = cards.take_from(player["hand"], shown)
+    best, second, advance = castle.exhibition_advance(shows, fraction)
+    for seat in cards.ordered(shows):
+        spaces = advance[seat]
+        state["players"][seat]["position"] += spaces
+        state["players"][seat]["gained"]["exhibitions"] += spaces
+        place = "best" if seat == best else "second" if seat == second else "out"
+        _note(
+            state, f"exhibition_{place}", seat=seat, spaces=spaces, space=space, cards=shows[seat]
+        )
+    state["shows"] = [shows.get(seat) for seat in range(len(state["players"]))]
+    queue = sorted((t["number"] for t in thieves_at(state, cards.CASTLE)), reverse=True)
+    state["queue"] = queue
+    if queue:
+        state["phase"] = "steal"
+        return
+    _finish_castle(state)
+
+
+def _read_shows(state: dict, shows: object, exhibitors: list[int]) -> dict[int, list[dict]]:
+    """Each exhibitor's cards (a valid exhibition from their hand); null for everyone else."""
+    players = state["players"]
+    if not isinstance(shows, list) or len(shows) != len(players):
+        raise IllegalMove(
+            N_(
+                "Enter one exhibition per seat ({count} entries, null for a player not exhibiting)."
+            ),
+            count=len(players),
+        )
+    found = {}
+    for seat, shown in enumerate(shows):
+        name = players[seat]["name"]
+        if seat not in exhibitors:
+            if shown is not None:
+                raise IllegalMove(N_("{name} did not play exhibit this turn."), name=name)
+            continue
+        if not isinstance(shown, list):
+            raise IllegalMove(N_("Enter the cards {name} exhibits."), name=name)
+        chosen = [cards.read_card(card, f"shows[{seat}]") for card in shown]
+        if cards.take_from(players[seat]["hand"], chosen) is None:
+            raise IllegalMove(
+                N_("{name} does not hold all of those cards; {name} holds {hand}."),
+                name=name,
+                hand=", ".join(cards.label(card) for card in players[seat]["hand"]),
+            )
+        if not cards.is_exhibition(chosen):
+            raise IllegalMove(
+                N_(
+                    "{name}'s exhibition is not valid: it needs 3 or more cards whose letters "
+                    "follow without a gap (ABC, AAB, CCC, BCCD)."
+                ),
+                name=name,
+            )
+        found[seat] = chosen
+    return found
+
+
+def _fraction(state: dict, space: int, entered: object) -> list[int]:
+    """The fraction of the leader's space; an entered one fills in (or corrects) the board."""
+    if entered is not None:
+        state["fractions"][space] = read_fraction(entered, space, IllegalMove)
+    fraction = state["fractions"][space]
+    if fraction is None:
+        raise IllegalMove(
+            N_("Enter the fraction on space {space}, the leader's space: top and bottom number."),
+            space=space,
+        )
+    return fraction
+
+
+def steal(state: dict, move: dict) -> None:
+    """The next thief (highest number first) takes one card of each exhibition."""
+    number = state["queue"][0]
+    named = move.get("thief", number)
+    if type(named) is not int or named != number:
+        raise IllegalMove(N_("Thief {number} steals first (highest number first)."), number=number)
+    owner = next(t["owner"] for t in thieves_at(state, cards.CASTLE) if t["number"] == number)
+    picks = _read_picks(state, move.get("cards"))
+    for seat, card in enumerate(picks):
+        if card is None:
+            continue
+        state["shows"][seat] = cards.take_from(state["shows"][seat], [card])
+        thief_owner = state["players"][owner]
+        thief_owner["hand"] = [*thief_owner["hand"], card]
+        _note(state, "card_stolen", number=number, owner=owner, seat=seat, card=card)
+    state["queue"] = state["queue"][1:]
+    if not state["queue"]:
+        _finish_castle(state)
+
+
+def _read_picks(state: dict, picks: object) -> list:
+    """One card per exhibition that still has cards, from that exhibition; null elsewhere."""
+    shows = state["shows"]
+    if not isinstance(picks, list) or len(picks) != len(shows):
+        raise IllegalMove(
+            N_(
+                "Enter the card the thief takes from each exhibition ({count} entries, "
+                "null where none)."
+            ),
+            count=len(shows),
+        )
+    for seat, card in enumerate(picks):
+        name = state["players"][seat]["name"]
+        if not shows[seat]:
+            if card is not None:
+                raise IllegalMove(N_("{name} has no exhibition to steal from."), name=name)
+            continue
+        if card is None:
+            raise IllegalMove(
+                N_("Choose the card the thief takes from {name}'s exhibition."), name=name
+            )
+        if cards.take_from(shows[seat], [cards.read_card(card, f"cards[{seat}]")]) is None:
+            raise IllegalMove(N_("That card is not in {name}'s exhibition."), name=name)
+    return picks
+
+
+def _finish_castle(state: dict) -> None:
+    """Exhibited cards go back to their owners; then the detectives."""
+    for seat, shown in enumerate(state["shows"] or []):
+        if shown:
+            player = state["players"][seat]
+            player["hand"] = [*player["hand"], *shown]
+    state["shows"] = None
+    _detectives(state)
+
+
+def _detectives(state: dict) -> None:
+    """Detectives catch every thief at the castle; their owners move by rank, all at once."""
+    detectives = [seat for seat, _ in played_at(state, cards.CASTLE, cards.DETECTIVE)]
+    caught = thieves_at(state, cards.CASTLE) if detectives else []
+    positions = [player["position"] for player in state["players"]]
+    advance = castle.detective_advance(positions, detectives, bool(caught))
+    state["jail"], released = castle.imprison(state["jail"], caught, len(state["players"]))
+    for thief in caught:
+        owner = state["players"][thief["owner"]]
+        owner["thieves"] = [n for n in owner["thieves"] if n != thief["number"]]
+        _note(state, "caught", **thief)
+    for thief in released:
+        owner = state["players"][thief["owner"]]
+        owner["thieves"] = sorted([*owner["thieves"], thief["number"]])
+        _note(state, "released", **thief)
+    ranks = castle.ranks(positions)
+    for seat in detectives:
+        player = state["players"][seat]
+        player["position"] += advance[seat]
+        player["gained"]["detectives"] += advance[seat]
+        step = "detective" if caught else "detective_idle"
+        _note(state, step, seat=seat, rank=ranks[seat], spaces=advance[seat])
+    for seat, player in enumerate(state["players"]):
+        if player["position"] >= state["banquet"]:
+            _note(state, "banquet", seat=seat)
+    state["phase"] = "review"

@@ -1,0 +1,224 @@
+"""Adel Verpflichtet setup: players, board values, dealt hands, the piles' tops (RULES.md §4)."""
+
+from scoring.adel_verpflichtet import cards
+from scoring.common import only_known_fields, player_names
+from scoring.errors import N_, InvalidSetup
+from scoring.names import check_text
+
+#: Every field an Adel Verpflichtet setup takes; any other is refused by name.
+SETUP_KEYS = (
+    "players",
+    "variant",
+    "profile",
+    "banquet",
+    "fractions",
+    "checks",
+    "thieves",
+    "hands",
+    "tops",
+)
+#: The two-player variants (RULES.md §4 "Two players"); None: the normal game.
+SURPRISE, CONFLICT = "surprise", "conflict"
+VARIANTS = (SURPRISE, CONFLICT)
+#: The longest track the app takes (the printed one is far shorter).
+MAX_BANQUET = 99
+#: Largest number a check or thief may carry (board values; only their order matters).
+MAX_VALUE = 999
+DEFAULT_PROFILE = "Board"
+
+
+def new_table(setup: object) -> dict:
+    """The state of a fresh table: hands dealt, piles' tops up, everyone at the start."""
+    names, variant = _names_and_variant(setup)
+    count = len(names)
+    banquet = _banquet(setup.get("banquet"))
+    checks = _per_seat(setup.get("checks"), count, cards.CHECKS_EACH, "checks")
+    thieves = _per_seat(setup.get("thieves"), count, cards.THIEVES_EACH, "thieves")
+    hands = _hands(setup.get("hands"), count)
+    rest = cards.TOTAL_CARDS - cards.HAND * count
+    return {
+        "game": cards.GAME,
+        "players": [
+            {
+                "name": name,
+                "position": 0,
+                "checks": sorted(checks[seat]),
+                "thieves": sorted(thieves[seat]),
+                "hand": hands[seat],
+                "gained": {"exhibitions": 0, "detectives": 0, "final": 0},
+            }
+            for seat, name in enumerate(names)
+        ],
+        "variant": variant,
+        "profile": _profile(setup.get("profile", DEFAULT_PROFILE)),
+        "banquet": banquet,
+        "fractions": _fractions(setup.get("fractions"), banquet),
+        "piles": _piles(setup.get("tops"), [(rest + 1) // 2, rest // 2]),
+        "register": [],
+        "jail": [],
+        "turn": 1,
+        "phase": first_phase(variant),
+        "places": None,
+        "played": None,
+        "shows": None,
+        "queue": [],
+        "report": [],
+        "final": None,
+        "ranks": None,
+    }
+
+
+def first_phase(variant: str | None) -> str:
+    """The first step of every turn: where everyone goes, or both at once, or only what."""
+    return {SURPRISE: "choose", CONFLICT: "action"}.get(variant, "location")
+
+
+def _names_and_variant(setup: object) -> tuple[list[str], str | None]:
+    """The players and the two-player variant of a setup, validated."""
+    if not isinstance(setup, dict):
+        raise InvalidSetup(N_("The table setup must be an object with a list of players."))
+    only_known_fields(setup, SETUP_KEYS)
+    names = player_names(
+        setup.get("players"),
+        cards.MIN_PLAYERS,
+        cards.MAX_PLAYERS,
+        N_("Adel Verpflichtet is played by 2 to 5 players, not {count}."),
+    )
+    variant = setup.get("variant")
+    if len(names) == 2:
+        if variant not in VARIANTS:
+            raise InvalidSetup(
+                N_("Two players choose a variant: surprise or conflict of interest.")
+            )
+    elif variant is not None:
+        raise InvalidSetup(N_("The variants surprise and conflict of interest are for 2 players."))
+    return names, variant
+
+
+def _whole(number: object, low: int, high: int, message: str, **params: object) -> int:
+    """`number` if it is a whole number from `low` to `high`, else InvalidSetup(`message`)."""
+    if type(number) is not int or not low <= number <= high:
+        raise InvalidSetup(message, low=low, high=high, **params)
+    return number
+
+
+def _banquet(value: object) -> int:
+    """The track space of the first seat at the banquet table (a board value)."""
+    return _whole(
+        value,
+        2,
+        MAX_BANQUET,
+        N_("Banquet table: enter the space where it starts, a whole number from {low} to {high}."),
+    )
+
+
+def _fractions(value: object, banquet: int) -> list:
+    """Per track space before the banquet: [top, bottom] or None (not entered yet)."""
+    if not isinstance(value, list) or len(value) != banquet:
+        raise InvalidSetup(
+            N_("fractions: one entry per track space 0 to {last} (null where not entered)."),
+            last=banquet - 1,
+        )
+    return [read_fraction(entry, space, InvalidSetup) for space, entry in enumerate(value)]
+
+
+def read_fraction(entry: object, space: int, error=InvalidSetup) -> list | None:
+    """A space's fraction [top, bottom] (top >= bottom >= 0), or None when not entered."""
+    if entry is None:
+        return None
+    if (
+        not isinstance(entry, list)
+        or len(entry) != 2
+        or any(type(number) is not int or not 0 <= number <= MAX_BANQUET for number in entry)
+        or entry[0] < entry[1]
+    ):
+        raise error(
+            N_(
+                "Space {space}: the fraction is two whole numbers, the top one (best "
+                "exhibition) at least the bottom one (second)."
+            ),
+            space=space,
+        )
+    return list(entry)
+
+
+#: Refusals of the check values and thief numbers ({seat} counts from 1).
+PER_SEAT_MESSAGES = {
+    "checks": {
+        "count": N_("Checks: enter the 4 check values of each of the {count} players."),
+        "seat": N_("Checks of player {seat}: enter 4 check values."),
+        "value": N_("Checks of player {seat}: {value} is not a whole number from {low} to {high}."),
+        "twice": N_(
+            "Checks: the value {value} is entered twice (players {first} and {second}); "
+            "all checks in the game are different."
+        ),
+    },
+    "thieves": {
+        "count": N_("Thieves: enter the 2 thief numbers of each of the {count} players."),
+        "seat": N_("Thieves of player {seat}: enter 2 thief numbers."),
+        "value": N_(
+            "Thieves of player {seat}: {value} is not a whole number from {low} to {high}."
+        ),
+        "twice": N_(
+            "Thieves: the number {value} is entered twice (players {first} and {second}); "
+            "all thieves in the game are different."
+        ),
+    },
+}
+
+
+def _per_seat(value: object, count: int, each: int, what: str) -> list[list[int]]:
+    """Each player's check values or thief numbers: `each` per seat, all different."""
+    messages = PER_SEAT_MESSAGES[what]
+    if not isinstance(value, list) or len(value) != count:
+        raise InvalidSetup(messages["count"], count=count)
+    seen: dict[int, int] = {}
+    for seat, numbers in enumerate(value):
+        if not isinstance(numbers, list) or len(numbers) != each:
+            raise InvalidSetup(messages["seat"], seat=seat + 1)
+        for number in numbers:
+            _whole(number, 1, MAX_VALUE, messages["value"], seat=seat + 1, value=str(number)[:12])
+            if number in seen:
+                raise InvalidSetup(
+                    messages["twice"], value=number, first=seen[number] + 1, second=seat + 1
+                )
+            seen[number] = seat
+    return value
+
+
+def _hands(value: object, count: int) -> list[list[dict]]:
+    """The 4 collection cards dealt to each player."""
+    if not isinstance(value, list) or len(value) != count:
+        raise InvalidSetup(
+            N_("hands: enter the {each} cards dealt to each of the {count} players."),
+            each=cards.HAND,
+            count=count,
+        )
+    hands = []
+    for seat, hand in enumerate(value):
+        if not isinstance(hand, list) or len(hand) != cards.HAND:
+            raise InvalidSetup(
+                N_("Cards of player {seat}: enter the {each} cards dealt."),
+                seat=seat + 1,
+                each=cards.HAND,
+            )
+        field = f"hands[{seat}]"
+        hands.append([cards.read_card(card, field, InvalidSetup) for card in hand])
+    return hands
+
+
+def _piles(tops: object, sizes: list[int]) -> list[dict]:
+    """The two face-up piles at the auction house: cards left and the top card."""
+    if not isinstance(tops, list) or len(tops) != 2:
+        raise InvalidSetup(N_("tops: enter the top card of each of the two auction piles."))
+    return [
+        {"size": size, "top": cards.read_card(top, f"tops[{index}]", InvalidSetup)}
+        for index, (size, top) in enumerate(zip(sizes, tops, strict=True))
+    ]
+
+
+def _profile(value: object) -> str:
+    """The board profile's name (the app remembers board values and cards under it)."""
+    if not isinstance(value, str) or not value.strip() or len(value.strip()) > 40:
+        raise InvalidSetup(N_("profile: name the board profile in 1 to 40 characters."))
+    return check_text(value, InvalidSetup, N_("profile: the name {text} contains {char}."))
