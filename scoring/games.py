@@ -26,6 +26,7 @@ _GAMES: dict[str, Callable[[], ModuleType | None]] = {
     "razzia": _package("scoring.razzia"),
     "for_sale": _package("scoring.for_sale"),
     "prodigals_club": _package("scoring.prodigals_club"),
+    "adel_verpflichtet": _package("scoring.adel_verpflichtet"),
     "thieves_guild": _package("scoring.thieves_guild"),
 }
 
