@@ -77,12 +77,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     chosen = embed.plan(args.device, args.simulate)
     running: list[embed.Embedded] = []
 
+    if chosen.engine == "micropython" and not _micropython_can_run():
+        return EXIT_REJECTED
+
     def start_device(url: str) -> None:
         print(chosen.message, flush=True)
         try:
             running.append(embed.Embedded(app, url, chosen))
         except OSError as exc:  # no pty for the simulator: serve anyway, with the panel
             print(f"Cannot start the box's bridge: {exc}.", file=sys.stderr)
+            return
+        if running[-1].sim is not None:
+            print(running[-1].sim.note, flush=True)
 
     _release_long_polls_on_stop(app)
     try:
@@ -98,6 +104,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
         for device in running:
             device.stop()
     return 0
+
+
+def _micropython_can_run() -> bool:
+    """True if the simulator can run MicroPython; else say why on stderr."""
+    from companion_app.device.mpsim import SimulatorUnavailable, find_micropython
+
+    try:
+        find_micropython()
+    except SimulatorUnavailable as exc:
+        print(f"Cannot simulate the box on MicroPython: {exc}.", file=sys.stderr)
+        return False
+    return True
 
 
 def _release_long_polls_on_stop(app) -> None:
@@ -132,7 +150,16 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--threads", type=int, default=DEFAULT_THREADS, help=argparse.SUPPRESS)
     box = serve.add_mutually_exclusive_group()
     box.add_argument("--device", metavar="PORT", help="the table box's serial port")
-    box.add_argument("--simulate", action="store_true", help="run a simulated table box")
+    box.add_argument(
+        "--simulate",
+        nargs="?",
+        const="auto",
+        default=False,
+        choices=("auto", "micropython", "cpython"),
+        metavar="ENGINE",
+        help="run a simulated table box: the firmware on MicroPython (WebAssembly in Node),"
+        " or on CPython (auto: MicroPython when Node and its package are installed)",
+    )
     serve.set_defaults(func=cmd_serve)
     score = commands.add_parser("score", help="score a sheet (SCORESHEETS.md) from FILE or stdin")
     score.add_argument("file", nargs="?", metavar="FILE", help="sheet JSON (default: stdin)")

@@ -10,6 +10,7 @@ from companion_app.device.appclient import DEVICE_KEY_ENV
 
 DEFAULT_APP = "http://127.0.0.1:5000"
 EXIT_NO_BOX = 1
+EXIT_BAD_OPTION = 2  # an option that cannot be honoured here (argparse's status for usage)
 SHOW_S = 0.1  # `simulate --leds` looks at the strip this often
 
 
@@ -30,6 +31,13 @@ def add_commands(commands):
     run.set_defaults(func=cmd_run)
     simulate = sub.add_parser("simulate", help="a virtual box on a pseudo-terminal")
     simulate.add_argument("--leds", action="store_true", help="print the strip when it changes")
+    simulate.add_argument(
+        "--engine",
+        choices=("auto", "micropython", "cpython"),
+        default="auto",
+        help="run the firmware on MicroPython (WebAssembly in Node) or CPython; auto (default):"
+        " MicroPython when Node and its package are installed",
+    )
     simulate.set_defaults(func=cmd_simulate)
     ports = sub.add_parser("ports", help="list serial ports, marking the ones that look like a box")
     ports.set_defaults(func=cmd_ports)
@@ -84,11 +92,16 @@ def cmd_run(args):
 
 def cmd_simulate(args):
     """Run a simulated box until Ctrl-C; its pty path is the first line printed."""
-    from companion_app.device.simulator import Simulator
+    from companion_app.device.mpsim import SimulatorUnavailable, make_simulator
 
-    sim = Simulator().start()
+    try:
+        sim = make_simulator(args.engine).start()
+    except SimulatorUnavailable as exc:
+        print(f"Cannot simulate the box on MicroPython: {exc}.", file=sys.stderr)
+        return EXIT_BAD_OPTION
     try:
         print(sim.path, flush=True)
+        print(sim.note, file=sys.stderr)
         print(f"Open it like a USB port: companion device run --port {sim.path}", file=sys.stderr)
         if args.leds:
             _show_leds(sim)

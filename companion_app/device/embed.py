@@ -17,16 +17,22 @@ log = logging.getLogger(__name__)
 class Plan:
     """What serve runs for the box: mode (serial, simulator, None) and how to find its port."""
 
-    def __init__(self, mode, find_port=None, message=""):
+    def __init__(self, mode, find_port=None, message="", engine="auto"):
         self.mode = mode
         self.find_port = find_port
         self.message = message
+        self.engine = engine  # the simulator's: auto, micropython or cpython
 
 
 def plan(device=None, simulate=False, find_board=detect.find_board):
-    """Decide from the flags and what is plugged in: explicit port, simulator, detected, none."""
+    """Decide from the flags and what is plugged in: explicit port, simulator, detected, none.
+
+    `simulate` is False or an engine name (True means auto: MicroPython if it can run).
+    """
     if simulate:
-        return Plan("simulator", message="Box: simulated (companion device simulate, in-process).")
+        engine = "auto" if simulate is True else simulate
+        message = "Box: simulated (companion device simulate, in-process)."
+        return Plan("simulator", message=message, engine=engine)
     if device:
         return Plan("serial", lambda: device, f"Box: {device}.")
     found = find_board()
@@ -61,9 +67,10 @@ class Embedded:
             return
         find_port = chosen.find_port
         if chosen.mode == "simulator":
-            from companion_app.device.simulator import Simulator
+            from companion_app.device.mpsim import make_simulator
 
-            self.sim = Simulator().start()
+            self.sim = make_simulator(chosen.engine).start()
+            self._status.update(simulator=self.sim.ENGINE)
             find_port = self._sim_path
         self._start_bridge(find_port, chosen.mode)
 
@@ -103,3 +110,4 @@ class Embedded:
             self._status.reset()
         if self.sim is not None:
             self.sim.stop()
+            self._status.update(simulator=None)

@@ -1,19 +1,32 @@
-"""The virtual box: the real firmware `Box` under CPython, on fake pins and LEDs, behind a pty.
+"""The virtual box behind a pty: the real firmware `Box` under CPython, on fake pins and LEDs.
 
 The device side holds the pseudo-terminal's master; the bridge opens `path` (the slave) with
 pyserial exactly like a USB port. `reset()` reboots the box, `unplug()`/`replug()` take the
 port away and bring it back at a new path, `press()`/`release()` work the seat buttons, and
 `leds()` reads what the strip shows. Filters let tests corrupt the bytes in either direction.
+
+`PtyBox` is what both simulated boxes share (the port, the strip); `Simulator` runs the
+firmware's Box under CPython, `mpsim.MicroPythonSimulator` the whole firmware under real
+MicroPython. Both model the board's input side: one tick every Box.TICK_MS, bytes crossing
+the line at 115200 baud into MicroPython's 260-byte stdin ring, lost when it is full.
 """
 
+import logging
 import os
-import select
 import threading
 import time
 import tty
 
 from companion_app.device.firmware import load_firmware
 from companion_app.device.leds import LedView
+
+log = logging.getLogger(__name__)
+
+BAUD = 115200
+BITS_PER_BYTE = 10  # 8N1: start bit, 8 data bits, stop bit
+#: MicroPython's ESP32 port keeps UART0's input in stdin_ringbuf_array[260], which holds 259.
+STDIN_RING = 260
+MAX_GAP_S = 0.02  # line time credited per tick at most: a stalled host process adds no flood
 
 
 class SimPin:
@@ -40,32 +53,46 @@ class SimPixels:
 
 
 class PtyPort:
-    """The box's serial port: the pty master, non-blocking, with optional byte filters."""
+    """The box's serial port: the pty master, the line at 115200 baud, the stdin ring.
 
-    READ_SIZE = 4096
+    `pump(gap_s)` moves what `gap_s` of line time carries from the pty into the ring; what
+    the host wrote beyond that waits in the pty, as in the USB-serial chip. A full ring
+    loses bytes (`lost`), as MicroPython's does.
+    """
 
     def __init__(self, fd, rx_filter=None, tx_filter=None):
         self.fd = fd
         self._rx = bytearray()
         self._rx_filter = rx_filter
         self._tx_filter = tx_filter
+        self._wire = bytearray()  # read from the pty (and filtered), not yet across the line
+        self._credit = 0.0
         self.dropped = 0  # bytes written while nobody was reading (as on a real UART)
+        self.lost = 0  # bytes that found the stdin ring full
 
     def waiting(self):
-        """Bytes read from the host but not yet taken by the box."""
+        """Bytes in the ring, not yet taken by the box."""
         return len(self._rx)
 
-    def pump(self):
-        """Move what the host wrote into the box's receive buffer."""
-        if self.fd is None:
+    def pump(self, gap_s=MAX_GAP_S):
+        """Move the bytes `gap_s` of line time carries from the host into the ring."""
+        self._credit += min(gap_s, MAX_GAP_S) * BAUD / BITS_PER_BYTE
+        want = int(self._credit)
+        if self.fd is not None and len(self._wire) < want:
+            try:
+                data = os.read(self.fd, want - len(self._wire))
+            except (BlockingIOError, InterruptedError, OSError):  # EIO: no host has it open
+                data = b""
+            self._wire.extend(self._rx_filter(data) if self._rx_filter else data)
+        if not self._wire:
+            self._credit = 0.0  # an idle line saves no time for later
             return
-        try:
-            data = os.read(self.fd, self.READ_SIZE)
-        except (BlockingIOError, InterruptedError):
-            return
-        except OSError:  # EIO: no host has the port open
-            return
-        self._rx.extend(self._rx_filter(data) if self._rx_filter else data)
+        due = min(want, len(self._wire))
+        room = STDIN_RING - 1 - len(self._rx)
+        self._rx.extend(self._wire[: min(due, room)])
+        self.lost += max(0, due - room)
+        del self._wire[:due]
+        self._credit -= due
 
     def readinto(self, buf):
         """What Box calls: copy waiting bytes into buf, never block; how many."""
@@ -87,47 +114,25 @@ class PtyPort:
         self.dropped += len(view)
 
 
-class Simulator:
-    """A box on a pseudo-terminal, ticking in its own thread like the firmware's asyncio loop."""
+class PtyBox:
+    """A simulated box's pseudo-terminal and strip; subclasses run the firmware."""
 
+    ENGINE = ""  # "cpython" or "micropython"
     BOARD = "simulator"
-    UID = "5100000000b0"
     SEATS = 6
 
-    def __init__(self, rx_filter=None, tx_filter=None, on_frame=None):
-        self.fw = load_firmware()
-        self.tick_s = self.fw.box.Box.TICK_MS / 1000
+    def __init__(self, on_frame=None):
+        self.fw = load_firmware()  # the frame layout and palette, to read the strip back
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self._stop = threading.Event()
-        self._thread = None
         self._on_frame = on_frame
-        self.pins = [SimPin() for _ in range(self.SEATS)]
-        self._pixels = SimPixels(self.fw.frame.Frame.LED_COUNT, self._frame_written)
-        self.frame = bytes(len(self._pixels.buf))
+        self.frame = bytes(3 * self.fw.frame.Frame.LED_COUNT)
         self.frames = 0  # frames sent to the strip
         self.boots = 0
         self._master = self._slave = None
         self.path = None
         self._open_pty()
-        self.port = PtyPort(self._master, rx_filter, tx_filter)
-        self.box = self._boot()
-
-    # ----- lifecycle ----------------------------------------------------------------------
-
-    def start(self):
-        """Run the box loop in a daemon thread; returns self."""
-        self._thread = threading.Thread(target=self._run, name="box-simulator", daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self):
-        """Stop the loop and close the pseudo-terminal."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join()
-        with self._lock:
-            self._close_pty()
 
     def __enter__(self):
         return self.start()
@@ -135,51 +140,13 @@ class Simulator:
     def __exit__(self, *exc):
         self.stop()
 
-    def _run(self):
-        """Tick, then sleep until the next tick or until the host writes."""
-        while not self._stop.is_set():
-            with self._lock:
-                fd = self.port.fd
-                self.port.pump()
-                if self.box.running:
-                    self.box.tick(self.fw.compat.ticks_ms())
-                    while self.port.waiting():  # a long input takes a few reads, as on the board
-                        self.box.tick(self.fw.compat.ticks_ms())
-            if fd is None:
-                self._stop.wait(self.tick_s)
-                continue
-            try:
-                select.select([fd], [], [], self.tick_s)
-            except (OSError, ValueError):  # unplugged while we waited
-                self._stop.wait(self.tick_s)
+    def start(self):
+        """Power the box up; returns self."""
+        raise NotImplementedError
 
-    # ----- the board ----------------------------------------------------------------------
-
-    def _boot(self):
-        """A freshly reset box on the same pins, strip and port."""
-        fw = self.fw
-        self.boots += 1
-        strip = fw.strip.Strip(self._pixels)
-        buttons = fw.buttons.Buttons(self.pins)
-        return fw.box.Box(strip, buttons, self.port, uid=self.UID, board=self.BOARD)
-
-    def reset(self):
-        """The reset button: the box boots again (HELLO with seq 1), forgetting everything."""
-        with self._lock:
-            self.box = self._boot()
-
-    def press(self, seat):
-        """Seat button (1..6) down."""
-        self.pins[seat - 1].level = 0
-
-    def release(self, seat):
-        """Seat button up."""
-        self.pins[seat - 1].level = 1
-
-    @property
-    def stopped(self):
-        """True once the host sent STOP (the board would be in its REPL)."""
-        return not self.box.running
+    def stop(self):
+        """Power off and close the pseudo-terminal."""
+        raise NotImplementedError
 
     # ----- the port -----------------------------------------------------------------------
 
@@ -190,6 +157,7 @@ class Simulator:
         os.set_blocking(master, False)
         self._master, self._slave = master, slave
         self.path = os.ttyname(slave)
+        self._port_changed(master)
 
     def _close_pty(self):
         """Close both ends: the host's open port reports an error, as on a USB unplug."""
@@ -197,8 +165,11 @@ class Simulator:
             if fd is not None:
                 os.close(fd)
         self._master = self._slave = None
-        self.port.fd = None
         self.path = None
+        self._port_changed(None)
+
+    def _port_changed(self, master):
+        """The board's end of the line is now `master` (None: unplugged)."""
 
     def unplug(self):
         """Pull the USB cable: the port vanishes; the box keeps running (shows disconnected)."""
@@ -206,8 +177,8 @@ class Simulator:
             if self._master is not None:
                 os.close(self._master)
                 self._master = None
-            self.port.fd = None
             self.path = None
+            self._port_changed(None)
 
     def replug(self):
         """Plug it back: a new pseudo-terminal at a new path (the old one stays taken until now)."""
@@ -216,13 +187,11 @@ class Simulator:
             self._open_pty()
             if old_slave is not None:
                 os.close(old_slave)
-            self.port.fd = self._master
-            self.port.pump()
 
     # ----- the LEDs -----------------------------------------------------------------------
 
     def _frame_written(self, frame):
-        """The firmware sent a frame to the strip (runs on the box thread)."""
+        """The firmware sent a frame to the strip."""
         stamp = time.perf_counter()
         with self._changed:
             self.frame = frame
@@ -248,3 +217,89 @@ class Simulator:
                 if left <= 0:
                     return None
                 self._changed.wait(left)
+
+
+class Simulator(PtyBox):
+    """The firmware's Box under CPython, ticking in its own thread like the board's loop."""
+
+    ENGINE = "cpython"
+    LABEL = "CPython"
+    UID = "5100000000b0"
+
+    def __init__(self, rx_filter=None, tx_filter=None, on_frame=None):
+        self.port = PtyPort(None, rx_filter, tx_filter)
+        super().__init__(on_frame)
+        self.tick_s = self.fw.box.Box.TICK_MS / 1000
+        self._thread = None
+        self.faults = 0  # loop exceptions; like the firmware's supervisor, a fresh box follows
+        self.pins = [SimPin() for _ in range(self.SEATS)]
+        self._pixels = SimPixels(self.fw.frame.Frame.LED_COUNT, self._frame_written)
+        self.box = self._boot()
+
+    def _port_changed(self, master):
+        self.port.fd = master
+
+    # ----- lifecycle ----------------------------------------------------------------------
+
+    def start(self):
+        """Run the box loop in a daemon thread; returns self."""
+        self._thread = threading.Thread(target=self._run, name="box-simulator", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self):
+        """Stop the loop and close the pseudo-terminal."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        with self._lock:
+            self._close_pty()
+
+    def _run(self):
+        """One tick, then sleep TICK_MS, as the board's loop (no extra reads between ticks)."""
+        last = time.monotonic()
+        while not self._stop.is_set():
+            with self._lock:
+                now = time.monotonic()
+                self.port.pump(now - last)
+                last = now
+                if self.box.running:
+                    self._tick()
+            self._stop.wait(self.tick_s)
+
+    def _tick(self):
+        """One loop iteration; an exception gets a fresh box, as under the supervisor."""
+        try:
+            self.box.tick(self.fw.compat.ticks_ms())
+        except Exception:
+            self.faults += 1
+            log.exception("the simulated box's loop failed; starting a fresh box")
+            self.box = self._boot(count=False)
+
+    # ----- the board ----------------------------------------------------------------------
+
+    def _boot(self, count=True):
+        """A freshly reset box on the same pins, strip and port."""
+        fw = self.fw
+        self.boots += count
+        strip = fw.strip.Strip(self._pixels)
+        buttons = fw.buttons.Buttons(self.pins)
+        return fw.box.Box(strip, buttons, self.port, uid=self.UID, board=self.BOARD)
+
+    def reset(self):
+        """The reset button: the box boots again (HELLO with seq 1), forgetting everything."""
+        with self._lock:
+            self.box = self._boot()
+
+    def press(self, seat):
+        """Seat button (1..6) down."""
+        self.pins[seat - 1].level = 0
+
+    def release(self, seat):
+        """Seat button up."""
+        self.pins[seat - 1].level = 1
+
+    @property
+    def stopped(self):
+        """True once the host sent STOP (the board would be in its REPL)."""
+        return not self.box.running

@@ -21,6 +21,8 @@ import time
 from flask import Flask
 
 MODES = ("serial", "simulator", "virtual", "remote")
+#: What runs a simulated box's firmware (`companion serve --simulate[=ENGINE]`).
+SIMULATORS = ("micropython", "cpython")
 #: Mode with no box: the on-screen panel is the device.
 VIRTUAL = "virtual"
 #: A report PUT by a bridge in another process is trusted this long without a refresh.
@@ -43,6 +45,7 @@ class DeviceStatus:
         self._hello: dict | None = None
         self._seen_at: float | None = None
         self._expires_at: float | None = None
+        self._simulator: str | None = None
 
     def update(
         self,
@@ -53,10 +56,15 @@ class DeviceStatus:
         hello: object = _KEEP,
         last_seen_ms: object = _KEEP,
         ttl_s: float | None = None,
+        simulator: object = _KEEP,
     ) -> None:
         """Change the given fields (others keep their value); ValueError for a bad value."""
         _check(mode, connected, port, hello, last_seen_ms)
+        if simulator is not _KEEP and simulator is not None and simulator not in SIMULATORS:
+            raise ValueError(f"simulator must be one of {', '.join(SIMULATORS)}, or null.")
         with self._lock:
+            if simulator is not _KEEP:
+                self._simulator = simulator
             now = self._clock()
             if mode is not _KEEP:
                 self._mode = mode
@@ -71,22 +79,28 @@ class DeviceStatus:
             self._expires_at = None if ttl_s is None else now + ttl_s
 
     def snapshot(self) -> dict:
-        """The status as JSON: mode, connected, port, hello, last_seen_ms (an age, or None)."""
+        """The status as JSON: mode, connected, port, hello, last_seen_ms (an age, or None),
+        and `simulator` (micropython or cpython) while a simulated box runs in-process."""
         with self._lock:
             now = self._clock()
             expired = self._expires_at is not None and now > self._expires_at
             seen = None if self._seen_at is None else round((now - self._seen_at) * MS_PER_S)
-            return {
+            body = {
                 "mode": self._mode,
                 "connected": self._connected and not expired,
                 "port": self._port,
                 "hello": None if self._hello is None else dict(self._hello),
                 "last_seen_ms": seen,
             }
+            if self._simulator is not None:
+                body["simulator"] = self._simulator
+            return body
 
     def reset(self) -> None:
         """Back to "no bridge": virtual mode, not connected (a bridge that stops calls it)."""
-        self.update(mode=VIRTUAL, connected=False, port=None, hello=None, last_seen_ms=None)
+        self.update(
+            mode=VIRTUAL, connected=False, port=None, hello=None, last_seen_ms=None, simulator=None
+        )
 
 
 def _check(mode, connected, port, hello, last_seen_ms) -> None:

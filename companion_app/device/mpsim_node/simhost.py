@@ -1,0 +1,250 @@
+"""The simulated DevKitC around the firmware, under MicroPython (WebAssembly) in runner.mjs.
+
+The board's world advances whenever the firmware waits (`time.sleep_ms`, an asyncio sleep;
+see simtime.py and simasyncio.py): the host's bytes cross UART0 at 115200 baud into
+MicroPython's 260-byte stdin ring (bytes that find it full are lost, as on the board), the
+host presses buttons, timers fire and a started watchdog that went unfed reboots the board.
+`boot()` runs the firmware's own main.py. `hostio` is the runner's JavaScript side.
+"""
+
+import binascii
+import io
+import select
+import sys
+import time
+
+import hostio
+
+BAUD = 115200
+BITS_PER_BYTE = 10  # 8N1: start bit, 8 data bits, stop bit
+LOOK_MS = 5  # the world is looked at this often while the firmware waits
+MAX_GAP_MS = 20  # line time credited per look at most (a stalled host process adds no flood)
+RING_SIZE = 260  # MicroPython's ESP32 port: stdin_ringbuf_array[260] (holds 259 bytes)
+_MP_STREAM_POLL = 3
+CAUSES = {"power-on": 1, "reset": 2, "wdt": 3}
+RAW_REPL = b"raw REPL; CTRL-B to exit\r\n>"
+cause = "power-on"
+
+
+class Uart(io.IOBase):
+    """The stdin ring as `sys.stdin.buffer` and `select.poll` see it on the board."""
+
+    def __init__(self):
+        self.ring = bytearray(RING_SIZE)
+        self.head = self.tail = 0
+        self.dropped = 0  # bytes that arrived while the ring was full
+
+    def waiting(self):
+        """Bytes in the ring."""
+        return (self.head - self.tail) % RING_SIZE
+
+    def deliver(self, data):
+        """Bytes off the wire into the ring; a full ring loses them."""
+        for byte in data:
+            following = (self.head + 1) % RING_SIZE
+            if following == self.tail:
+                self.dropped += 1
+                continue
+            self.ring[self.head] = byte
+            self.head = following
+
+    def readinto(self, buf):
+        """Take up to len(buf) bytes from the ring; how many."""
+        n = 0
+        size = len(buf)
+        while n < size and self.tail != self.head:
+            buf[n] = self.ring[self.tail]
+            self.tail = (self.tail + 1) % RING_SIZE
+            n += 1
+        return n
+
+    def ioctl(self, request, arg):
+        """select.poll asks here whether a byte is waiting."""
+        if request == _MP_STREAM_POLL:
+            return arg & select.POLLIN if self.tail != self.head else 0
+        return 0
+
+
+class Stdout:
+    """`sys.stdout.buffer` on the board: bytes to the host unchanged."""
+
+    def write(self, data):
+        send("T", binascii.hexlify(data).decode())
+        return len(data)
+
+
+UART0 = Uart()
+STDOUT = Stdout()
+_wire = [b""]  # bytes the host wrote that have not crossed the UART yet
+_host_text = ""  # a partial command line from the host
+_line = [0, 0.0]  # [last look (ticks), line-time credit in bytes]
+_dropped_told = [0]
+_watchdog = []  # [timeout_ms, fed_at, looks since fed] once started
+timers = []  # machine.Timer objects that are running
+
+
+def send(kind, payload=""):
+    """One line to the host (runner.mjs passes it on)."""
+    hostio.send(kind + " " + payload)
+
+
+def wait_ms(ms):
+    """The firmware waits `ms`: the world goes on (at least one look, even for 0)."""
+    end = time.ticks_add(time.ticks_ms(), ms)
+    while True:
+        look()
+        left = time.ticks_diff(end, time.ticks_ms())
+        if left <= 0:
+            return
+        hostio.sleep(min(left, LOOK_MS))
+
+
+def look():
+    """Host commands, UART bytes, timers, the watchdog: everything that happened by now."""
+    _commands(hostio.poll())
+    now = time.ticks_ms()
+    _uart(now)
+    for timer in list(timers):
+        timer.due(now)
+    if UART0.dropped != _dropped_told[0]:
+        _dropped_told[0] = UART0.dropped
+        send("D", str(UART0.dropped))
+    if _watchdog_bites(now):
+        reboot("wdt")
+
+
+def _commands(text):
+    """Act on the host's command lines: R <hex> bytes, P/U <seat> buttons, Q power off."""
+    global _host_text
+    if not text:
+        return
+    _host_text += text
+    *lines, _host_text = _host_text.split("\n")
+    for line in lines:
+        kind, arg = line[:1], line[2:]
+        if kind == "R":
+            _wire[0] += binascii.unhexlify(arg)
+        elif kind == "P":
+            press(int(arg))
+        elif kind == "U":
+            release(int(arg))
+        elif kind == "Q":
+            hostio.exit()
+
+
+def _uart(now):
+    """Move the host's bytes across the line at 115200 baud into the ring."""
+    gap = min(max(time.ticks_diff(now, _line[0]), 0), MAX_GAP_MS)
+    _line[0] = now
+    wire = _wire[0]
+    if not wire:
+        _line[1] = 0.0  # an idle line saves no time for later
+        return
+    _line[1] += gap * BAUD / BITS_PER_BYTE / 1000
+    due = min(int(_line[1]), len(wire))
+    if due:
+        UART0.deliver(wire[:due])
+        _wire[0] = wire[due:]
+        _line[1] -= due
+
+
+def watchdog_start(timeout_ms):
+    """machine.WDT(): from now on the firmware must feed it within timeout_ms."""
+    _watchdog[:] = [timeout_ms, time.ticks_ms(), 0]
+
+
+def watchdog_feed():
+    """machine.WDT.feed()."""
+    if _watchdog:
+        _watchdog[1] = time.ticks_ms()
+        _watchdog[2] = 0
+
+
+def _watchdog_bites(now):
+    """True when the watchdog starves: late on the clock and over as many looks.
+
+    Counting looks too keeps a host that stalls this whole process (a busy machine) from
+    rebooting a board whose loop is fine: the loop did not get to run either.
+    """
+    if not _watchdog:
+        return False
+    _watchdog[2] += 1
+    late = time.ticks_diff(now, _watchdog[1]) > _watchdog[0]
+    return late and _watchdog[2] * LOOK_MS > _watchdog[0]
+
+
+def leds(hex_frame):
+    """neopixel.write(): the frame to the host."""
+    send("L", hex_frame)
+
+
+def reboot(why):
+    """The board resets (machine.reset, the watchdog): the host powers it up again."""
+    send("B", why)
+    hostio.exit()
+
+
+def press(seat):
+    """Seat `seat`'s button (1..6) down."""
+    import machine
+    import pins
+
+    machine.press(pins.BUTTONS[seat - 1])
+
+
+def release(seat):
+    """Seat `seat`'s button up."""
+    import machine
+    import pins
+
+    machine.release(pins.BUTTONS[seat - 1])
+
+
+def _serial_on_uart0():
+    """The firmware's UsbSerial reads this UART0 and writes STDOUT, like sys.stdin/stdout."""
+    import usbserial
+
+    real = usbserial.UsbSerial
+
+    class OnUart0(real):
+        def __init__(self, stream=None, out=None):
+            super().__init__(UART0 if stream is None else stream, STDOUT if out is None else out)
+
+    usbserial.UsbSerial = OnUart0
+
+
+def _repl():
+    """The board at its REPL after main.py: the raw REPL answers Ctrl-A and Ctrl-B only."""
+    one = bytearray(1)
+    while True:
+        wait_ms(LOOK_MS)
+        while UART0.readinto(one):
+            if one[0] == 1:
+                STDOUT.write(RAW_REPL)
+            elif one[0] == 2:
+                STDOUT.write(b"\r\nMicroPython (simulated box)\r\n>>> ")
+
+
+def boot(why, held):
+    """Power the board up (held buttons stay down: safe mode), run main.py, then the REPL."""
+    global cause
+    cause = why
+    import simasyncio
+    import simtime
+
+    sys.modules["time"] = simtime
+    sys.modules["asyncio"] = simasyncio
+    import pins
+
+    pins.BOARD = "simulator"  # the hello says what the host talks to
+    for seat in held:
+        press(seat)
+    _serial_on_uart0()
+    try:
+        import main  # noqa: F401  the firmware's own boot: safe mode, kbd_intr, board.run()
+
+        send("S", "repl")
+    except Exception as exc:  # the REPL takes over, as on the board
+        sys.print_exception(exc)
+        send("S", "crash")
+    _repl()
