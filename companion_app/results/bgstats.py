@@ -72,6 +72,34 @@ def play_payload(
     }
 
 
+#: Keys a QR code's payload leaves out when they hold BG Stats' default (or only our own id):
+#: an empty role or location, no start player, points counted, the player's source id.
+COMPACT_DEFAULTS = {"role": "", "startPlayer": False, "location": "", "noPoints": False}
+COMPACT_DROPPED = ("sourcePlayerId",)
+
+
+def _without_defaults(entry: dict) -> dict:
+    """`entry` without the keys that hold their default and without the dropped keys."""
+    return {
+        key: value
+        for key, value in entry.items()
+        if key not in COMPACT_DROPPED
+        and not (key in COMPACT_DEFAULTS and value == COMPACT_DEFAULTS[key])
+    }
+
+
+def compact(payload: dict) -> dict:
+    """The play with defaults left out, so a direct QR code stays coarse enough to print.
+
+    BG Stats fills the defaults itself and matches players by name; the companion's short
+    link (/r/<table>) still hands BG Stats the whole payload.
+    """
+    short = _without_defaults(payload)
+    short["game"] = _without_defaults(payload["game"])
+    short["players"] = [_without_defaults(player) for player in payload["players"]]
+    return short
+
+
 def import_url(payload: dict) -> str:
     """The createPlay link carrying `payload` as compact, URL-encoded UTF-8 JSON."""
     text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))

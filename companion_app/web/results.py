@@ -6,12 +6,13 @@ Views stay thin: the game's `results(state)` (docs/game-contract.md) gives the s
 
 from datetime import datetime
 
-from flask import Response, abort, current_app, render_template, request, url_for
+from flask import Response, abort, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext
 from markupsafe import Markup
 
 from companion_app.games import VIEWS, view_for
-from companion_app.results import bgstats, chart, history, qr, verify
+from companion_app.results import bgstats, chart, history, links, qr, verify
+from companion_app.server import serve
 from companion_app.store import get_store
 from scoring.games import get_game
 
@@ -23,7 +24,9 @@ PAPERS = {
     "80mm": "receipt receipt-80",
     "58mm": "receipt receipt-58",
 }
-QR_KINDS = ("link", "bgstats")
+#: The results link, BG Stats straight from the code (no network needed), and BG Stats through
+#: the companion's short link (coarse enough for a 58 mm receipt, needs the club network).
+QR_KINDS = ("link", "bgstats", "bgstats_short")
 SHOWN_TIME = "%Y-%m-%d %H:%M"
 
 
@@ -31,6 +34,14 @@ def public_url(path: str) -> str:
     """A path of this app as a phone on the LAN reaches it (COMPANION_BASE_URL or this host)."""
     base = current_app.config.get("BASE_URL") or request.url_root
     return base.rstrip("/") + path
+
+
+def lan_url(url: str) -> str | None:
+    """`url` on this computer's LAN address, when `url` is local-only and the LAN is known."""
+    if not links.is_local_only(url):
+        return None
+    address = serve.lan_address()
+    return None if links.is_local_only(f"http://{address}/") else links.with_host(url, address)
 
 
 def public_results_url(table_id: str) -> str:
@@ -99,9 +110,9 @@ class Finished:
         """The results page as a phone on the LAN reaches it."""
         return public_results_url(self.table.id)
 
-    def bgstats_url(self) -> str:
-        """The BG Stats createPlay link for this play."""
-        payload = bgstats.play_payload(
+    def bgstats_payload(self) -> dict:
+        """The play as BG Stats imports it."""
+        return bgstats.play_payload(
             self.table.game,
             self.final,
             play_id=self.table.id,
@@ -111,11 +122,28 @@ class Finished:
             location=current_app.config.get("LOCATION", ""),
             comments=gettext("Verification code %(code)s", code=self.code),
         )
-        return bgstats.import_url(payload)
+
+    def bgstats_url(self) -> str:
+        """The BG Stats createPlay link with the whole play (where the short link leads)."""
+        return bgstats.import_url(self.bgstats_payload())
+
+    def bgstats_short_url(self) -> str:
+        """The companion's short link that forwards a phone to `bgstats_url`."""
+        return public_url(url_for("web.bgstats_link", table_id=self.table.id))
+
+    def bgstats_kind(self) -> str:
+        """The BG Stats code to show: the short link, unless phones cannot reach this address."""
+        if request.args.get("bgstats") == "direct" or links.is_local_only(self.results_url()):
+            return "bgstats"
+        return "bgstats_short"
 
     def qr_text(self, kind: str) -> str:
         """The text a QR code of `kind` carries."""
-        return self.results_url() if kind == "link" else self.bgstats_url()
+        if kind == "link":
+            return self.results_url()
+        if kind == "bgstats_short":
+            return self.bgstats_short_url()
+        return bgstats.import_url(bgstats.compact(self.bgstats_payload()))
 
     def context(self) -> dict:
         """The names the results and print templates read."""
@@ -140,6 +168,9 @@ class Finished:
                 )
             ),
             "papers": PAPERS,
+            "bgstats_kind": self.bgstats_kind(),
+            "local_only": links.is_local_only(self.results_url()),
+            "lan_url": lan_url(self.results_url()),
         }
 
     @staticmethod
@@ -148,6 +179,14 @@ class Finished:
         if kind == "link":
             return gettext("Open these results on a phone")
         return gettext("Log this play in BG Stats")
+
+
+def bgstats_link(table_id: str):
+    """The short link of a BG Stats code: forward the phone to the play's createPlay link."""
+    found = Finished(table_id)
+    if not found.finished:
+        return _pending(found)
+    return redirect(found.bgstats_url(), code=302)
 
 
 def _pending(found: Finished):
