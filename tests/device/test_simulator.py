@@ -1,16 +1,40 @@
-"""The simulated box: the real firmware behind a pty, opened like a USB port."""
+"""The simulated box: the real firmware behind a pty, opened like a USB port.
+
+Every test runs on both engines: the firmware's Box under CPython, and the whole firmware
+(main.py on) under real MicroPython in Node (tests/device/test_simulator_micropython.py has
+what only the latter does).
+"""
 
 import time
 
 import pytest
 import serial
 
+from companion_app.device import mpsim
 from companion_app.device.detect import open_port
-from companion_app.device.simulator import Simulator
 from firmware import protocol as P
 from tests.device.liveapp import wait_until
 
-WAIT_S = 3.0
+WAIT_S = 5.0  # the MicroPython board boots in Node first (about 0.3 s, more on a busy machine)
+ENGINES = ("cpython", "micropython")
+
+
+def simulator(engine, **options):
+    """A simulated box on `engine`, not started; fails clearly without Node for MicroPython."""
+    if engine == "micropython":
+        try:
+            mpsim.find_micropython()
+        except mpsim.SimulatorUnavailable as exc:
+            pytest.fail(f"{exc}: run bash scripts/setup-firmware-tests.sh")
+    return mpsim.make_simulator(engine, **options)
+
+
+@pytest.fixture(params=ENGINES)
+def sim(request):
+    """A running simulated box on each engine; stopped after the test."""
+    box = simulator(request.param).start()
+    yield box
+    box.stop()
 
 
 class Host:
@@ -111,9 +135,10 @@ def test_stop_leaves_the_loop_for_the_repl(sim, host):
     assert wait_until(lambda: sim.stopped, WAIT_S)  # it stops right after writing the ACK
 
 
-def test_filters_see_each_direction():
+@pytest.mark.parametrize("engine", ENGINES)
+def test_filters_see_each_direction(engine):
     seen = []
-    with Simulator(tx_filter=lambda b: seen.append(b) or b):
+    with simulator(engine, tx_filter=lambda b: seen.append(b) or b):
         deadline = time.monotonic() + WAIT_S
         while not seen and time.monotonic() < deadline:
             time.sleep(0.01)
