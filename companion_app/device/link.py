@@ -8,6 +8,7 @@ port error and is logged where it happens.
 """
 
 import logging
+import secrets
 import threading
 import time
 from collections import deque
@@ -43,8 +44,9 @@ class Link:
     SILENCE_S = 3.0  # no valid line from the device this long: the link is down
     HANDLED_MEMORY = 64  # device event seqs remembered for answering duplicates
 
-    def __init__(self, write, events=None, clock=time.monotonic, seq=1):
+    def __init__(self, write, events=None, clock=time.monotonic, seq=1, nonce=None):
         self._write = write
+        self.nonce = nonce or secrets.token_hex(4)  # this session's host nonce (8 hex)
         self.events = events or LinkEvents()
         self._clock = clock
         self._lock = threading.RLock()
@@ -53,11 +55,15 @@ class Link:
         self._pending = {}  # slot -> [seq, line, sent_at]
         self._last = {}  # slot -> (kind, payload) last commanded
         self._sent_at = self._heard_at = clock()
-        self._epoch = 0  # bumped when the device restarts its numbering
+        self._epoch = 0  # bumped when the device restarts (new boot nonce, or its seq went back)
+        self._boot = None  # the device's boot nonce, once heard
+        self._hello_line = None  # our HELLO, repeated until a device HELLO names our nonce...
+        self._hello_at = 0.0  # ...last sent then
         self._rx_seq = None  # newest device seq seen
         self._handled = deque(maxlen=self.HANDLED_MEMORY)
         self._inflight = set()
-        self.ready = False  # a compatible HELLO arrived: commands may be sent
+        self.ready = False  # a compatible HELLO naming our nonce arrived: commands may be sent
+        self.incompatible = False  # the device speaks another protocol: we send nothing more
         self.hello = None  # fields of the device's last HELLO
         self.failed = None  # the port error of a failed write, if any
         self.errors = {P.E_CRC: 0, P.E_FORMAT: 0, P.E_LONG: 0, "nak": 0, "dup": 0, "retry": 0}
@@ -65,13 +71,14 @@ class Link:
     # ----- sending ------------------------------------------------------------------------
 
     def start(self):
-        """Open the session: HELLO, so the device answers with HELLO and forgets old seqs."""
+        """Open the session: HELLO with our nonce, repeated (poll) until the device answers."""
         with self._lock:
             self.ready = False
             self._pending.clear()
             self._last.clear()
             self._heard_at = self._clock()
-            self._send(P.HELLO, f"proto={P.PROTO_VERSION}")
+            _, self._hello_line = self._send(P.HELLO, f"proto={P.PROTO_VERSION} host={self.nonce}")
+            self._hello_at = self._clock()
 
     def command(self, kind, payload="", force=False):
         """Send SET/ARM/DISARM reliably, unless the same one was the slot's last (or not ready)."""
@@ -104,6 +111,8 @@ class Link:
         """Resend overdue commands and send a heartbeat when due; False if the link is down."""
         with self._lock:
             now = self._clock()
+            if self._greeting() and now - self._hello_at >= self.RETRY_S:
+                self._say_hello(now)
             for entry in self._pending.values():
                 if now - entry[2] >= self.RETRY_S:
                     entry[2] = now
@@ -132,6 +141,16 @@ class Link:
         """Seqs of the commands still waiting for an answer (for tests and status)."""
         with self._lock:
             return sorted(entry[0] for entry in self._pending.values())
+
+    def _greeting(self):
+        """True while our HELLO waits for an answer that names our nonce."""
+        return self._hello_line is not None and not self.ready and not self.incompatible
+
+    def _say_hello(self, now):
+        """Our HELLO again, the identical line (the device keys the session by the nonce)."""
+        self._hello_at = now
+        self.errors["retry"] += 1
+        self._raw(self._hello_line)
 
     def _send(self, kind, payload=""):
         """Frame one line with the next seq and write it; (seq, line)."""
@@ -186,17 +205,35 @@ class Link:
             self._event(msg)
 
     def _on_hello(self, msg):
-        """A device HELLO: a restart if its seq went back; then the full state goes out."""
-        if self._rx_seq is not None and not P.seq_newer(msg.seq, self._rx_seq):
-            self._epoch += 1
-            self._handled.clear()
-            self._inflight.clear()
+        """A device HELLO: note a restart; once it names our nonce, the full state goes out.
+
+        A HELLO that does not name us (the box rebooted, or its answer to our HELLO was lost
+        and this is its announcement) gets our HELLO again at once, and nothing is sent or
+        acknowledged until the answer comes: the box ignores commands outside a session.
+        """
         try:
             fields = msg.fields()
         except P.ProtocolError:
             fields = {}
         self.hello = fields
         compatible = fields.get("proto") == str(P.PROTO_VERSION)
+        boot = fields.get("boot")
+        if boot is None:  # firmware without nonces: it restarted if its numbering went back
+            restarted = self._rx_seq is not None and not P.seq_newer(msg.seq, self._rx_seq)
+            greeted = True
+        else:
+            restarted = self._boot is not None and boot != self._boot
+            self._boot = boot
+            greeted = fields.get("host") == self.nonce
+        if restarted:
+            self._epoch += 1  # its event seqs start again: the ones we handled mean nothing
+            self._handled.clear()
+            self._inflight.clear()
+        self.incompatible = not compatible
+        if compatible and not greeted:
+            self.ready = False
+            self._say_hello(self._clock())
+            return
         self.ready = compatible
         self._pending.clear()
         self._last.clear()

@@ -6,7 +6,14 @@ import serial
 from companion_app.device.link import Link, LinkEvents
 from firmware import protocol as P
 
-HELLO_FIELDS = "fw=0.1.0 proto=1 board=test uid=1 leds=18 buttons=6 layout=7,5,6"
+HELLO_FIELDS = "fw=0.1.0 proto=1 board=test uid=1 leds=18 buttons=6 layout=7,5,6"  # no nonces
+NONCE = "0c0ffee1"
+
+
+def box_hello(boot, host=None):
+    """A nonce-speaking box's HELLO payload (an announcement when `host` is None)."""
+    text = f"fw=0.2.0 proto=1 board=test uid=1 layout=7,5,6 boot={boot}"
+    return text + (f" host={host}" if host else "")
 
 
 class Clock:
@@ -45,7 +52,7 @@ class Wire:
         self.clock = Clock()
         self.events = Events()
         self.out = bytearray()
-        self.link = Link(self.out.extend, self.events, clock=self.clock)
+        self.link = Link(self.out.extend, self.events, clock=self.clock, nonce=NONCE)
         self.dev_seq = 1
 
     def lines(self):
@@ -78,7 +85,7 @@ def wire():
 def test_start_says_hello_and_waits_for_the_device():
     w = Wire()
     w.link.start()
-    assert [(m.kind, m.payload) for m in w.lines()] == [(P.HELLO, "proto=1")]
+    assert [(m.kind, m.payload) for m in w.lines()] == [(P.HELLO, f"proto=1 host={NONCE}")]
     assert not w.link.command(P.SET, "police=1 limit=7 round=1 rounds=3 seats=4")
     assert w.lines() == []
     w.device(P.HELLO, HELLO_FIELDS)
@@ -219,9 +226,9 @@ def test_a_port_error_on_write_is_kept_not_raised(wire):
 def test_the_wire_bytes_over_a_loop_port():
     port = serial.serial_for_url("loop://", timeout=0.2)
     try:
-        link = Link(port.write, seq=41)
+        link = Link(port.write, seq=41, nonce=NONCE)
         link.start()
-        hello = P.encode(41, P.HELLO, "proto=1")
+        hello = P.encode(41, P.HELLO, f"proto=1 host={NONCE}")
         assert port.read(len(hello)) == hello
         link.data_received(P.encode(7, P.HELLO, HELLO_FIELDS))
         link.command(P.ARM, "id=2 seats=1,3 locked=3")
@@ -230,3 +237,84 @@ def test_the_wire_bytes_over_a_loop_port():
         assert link.next_seq == 43
     finally:
         port.close()
+
+
+# ----- sessions with nonces (docs/protocol.md "Sessions") ----------------------------------
+
+
+def greet(w, boot="b0070001"):
+    """start() and the box's answer naming our nonce."""
+    w.link.start()
+    w.device(P.HELLO, box_hello(boot, NONCE))
+    w.lines()
+
+
+def test_our_hello_is_repeated_until_an_answer_names_our_nonce():
+    w = Wire()
+    w.link.start()
+    (hello,) = w.lines()
+    for _ in range(3):  # every answer lost
+        w.clock.now += Link.RETRY_S + 0.01
+        w.link.poll()
+        assert [m.kind for m in w.lines() if m.kind != P.HB] == [P.HELLO]
+    w.device(P.HELLO, box_hello("b0070001", NONCE))
+    assert w.link.ready and len(w.events.hellos) == 1
+    w.clock.now += 2 * Link.RETRY_S
+    w.link.poll()
+    assert [m for m in w.lines() if m.kind == P.HELLO] == []
+
+
+def test_an_announcement_that_does_not_name_us_gets_our_hello_and_no_state():
+    w = Wire()
+    w.link.start()
+    w.lines()
+    w.device(P.HELLO, box_hello("b0070001"))  # the box's boot HELLO, before ours arrived
+    assert not w.link.ready and w.events.hellos == []
+    assert [(m.kind, m.payload) for m in w.lines()] == [(P.HELLO, f"proto=1 host={NONCE}")]
+    press = w.device(P.PRESS, "id=1 seat=1")
+    assert w.events.presses == [] and w.lines() == []  # not acknowledged: the box retries
+    w.device(P.HELLO, box_hello("b0070001", NONCE))
+    assert w.link.ready and len(w.events.hellos) == 1
+    w.device(P.PRESS, "id=1 seat=1", seq=press)
+    assert len(w.events.presses) == 1
+
+
+def test_a_box_that_rebooted_unseen_is_noticed_by_its_announcement():
+    """Issue 13: the reboot's HELLO was lost; a press reusing an old seq must reach the app."""
+    w = Wire()
+    greet(w, "b0070001")
+    w.device(P.PRESS, "id=1 seat=1", seq=5)
+    (token, _, _) = w.events.presses[0]
+    w.link.answer(token)
+    w.lines()
+    # The box reboots; its boot HELLO is lost; a second later it announces itself again.
+    w.device(P.HELLO, box_hello("b0070002"), seq=2)
+    assert not w.link.ready
+    assert [m.kind for m in w.lines()] == [P.HELLO]
+    w.device(P.HELLO, box_hello("b0070002", NONCE), seq=3)
+    assert w.link.ready
+    w.device(P.PRESS, "id=9 seat=2", seq=5)  # the same seq as before the reboot
+    assert [(rid, seat) for _, rid, seat in w.events.presses] == [(1, 1), (9, 2)]
+    assert w.link.errors["dup"] == 0
+
+
+def test_a_repeated_answer_of_the_same_boot_is_no_restart_and_resends_the_state():
+    w = Wire()
+    greet(w)
+    w.device(P.PRESS, "id=1 seat=1", seq=5)
+    w.link.answer(w.events.presses[0][0])
+    w.device(P.HELLO, box_hello("b0070001", NONCE))  # the box lacks state: it asks again
+    assert len(w.events.hellos) == 2 and w.link._epoch == 0
+    w.device(P.PRESS, "id=1 seat=1", seq=5)  # a retry of the handled press
+    assert len(w.events.presses) == 1 and w.link.errors["dup"] == 1
+
+
+def test_a_box_with_another_protocol_gets_no_more_hellos():
+    w = Wire()
+    w.link.start()
+    w.lines()
+    w.device(P.HELLO, "fw=9.0.0 proto=2 board=future boot=b0070001")
+    w.clock.now += 5 * Link.RETRY_S
+    w.link.poll()
+    assert [m for m in w.lines() if m.kind == P.HELLO] == []
+    assert w.link.incompatible and not w.link.ready
