@@ -27,6 +27,8 @@ CATEGORY_LABELS = {"checks": _l("Checks"), "coins": _l("Coins")}
 #: The box's pixel groups in For Sale (docs/games/for_sale.md): progress and phase.
 LED_LABELS = {"police": _l("Progress through the phase"), "round": _l("Phase: buying, selling")}
 SCORE_ENDPOINT = "score_for_sale"
+#: The sale's lock-ins are part of the decision: the table page puts the box beside the controls.
+BOX_BESIDE_CHOICE = True
 #: The bidding banner and the setup steps, worded with the other texts (for_sale_text).
 __all__ = ["bid_banner", "setup_steps"]
 

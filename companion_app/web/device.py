@@ -94,6 +94,12 @@ def led_groups(table_id: str) -> list[tuple[str, str]]:
     ]
 
 
+def folded(badge: str, choosing: bool, reveal: dict | None) -> bool:
+    """True when the panel may fold to its status line: no box, no choice, no reveal running."""
+    running = reveal is not None and not reveal["revealed"]
+    return badge != "connected" and not choosing and not running
+
+
 @bp.app_template_global()
 def device_panel(table_id: str) -> dict:
     """Everything the panel partial shows at first paint; the script updates it after."""
@@ -103,6 +109,7 @@ def device_panel(table_id: str) -> dict:
     status = get_status(current_app).snapshot()
     seats = list(enumerate(body["players"]))[: body["display"]["seats"]]
     armed, choosing = arm_seats(table_id, len(seats))
+    badge = badge_state(status)
     return {
         "table_id": table_id,
         "body": body,
@@ -112,7 +119,8 @@ def device_panel(table_id: str) -> dict:
         "arm_seats": armed,
         "arm_choosing": choosing,
         "followed": device_feed.followed_table()["table"] == table_id,
-        "badge": badge_state(status),
+        "badge": badge,
+        "folded": folded(badge, choosing, body["reveal"]),
         "reveal_line": reveal_line(body["reveal"], text),
         "text": text,
         "groups": led_groups(table_id),

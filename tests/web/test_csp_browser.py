@@ -83,6 +83,7 @@ def test_the_main_pages_load_without_csp_violations(site):
             page.click("[data-testid=lang-cs]")
         with page.expect_navigation():
             page.click("[data-testid=next-round]")
+        page.click("[data-testid=device-fold] > summary")  # folded: no box, no reveal
         page.click("[data-testid=reveal-arm]")  # the box panel's fetch (connect-src)
         page.wait_for_selector("[data-testid=reveal-disarm]:not([disabled])")
         assert page.is_hidden("[data-testid=device-error]")

@@ -56,6 +56,23 @@
     var text = JSON.parse(root.querySelector(".device-text").textContent);
     var revealId = data.revealId ? Number(data.revealId) : null;
     var errorBox = root.querySelector(".device-error");
+    var fold = root.querySelector(".device-fold");
+    var openKey = "companion:box-open:" + data.table;
+
+    // The page draws the panel folded while nothing needs it; one opened by hand stays open
+    // through live swaps (each draws it anew) for the rest of the visit.
+    function remembered() {
+      try { return sessionStorage.getItem(openKey) === "1"; } catch (_error) { return false; }
+    }
+    function unfold() { if (fold) fold.open = true; }
+    if (fold && remembered()) unfold();
+    if (fold) {
+      fold.querySelector("summary").addEventListener("click", function () {
+        setTimeout(function () {
+          try { sessionStorage.setItem(openKey, fold.open ? "1" : "0"); } catch (_error) { /* private mode */ }
+        }, 0);
+      });
+    }
 
     function showError(message) {
       errorBox.textContent = message || "";
@@ -82,6 +99,7 @@
       var disarm = root.querySelector("[data-action=disarm]");
       if (disarm) disarm.disabled = !reveal;
       revealId = reveal ? reveal.id : null;
+      if (reveal && !reveal.revealed) unfold(); // a reveal runs: its seats must be seen
     }
 
     function paint(frame) {
@@ -108,6 +126,7 @@
       var state = status.mode === "virtual" ? "virtual" : status.connected ? "connected" : "disconnected";
       badge.dataset.state = state;
       badge.textContent = text.badge[state];
+      if (state === "connected") unfold(); // a box plugged in: show what it shows
       var followed = status.followed === data.table;
       if (!follow) return;  // a viewer's panel has no follow button
       follow.setAttribute("aria-pressed", String(followed));
