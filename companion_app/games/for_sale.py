@@ -7,7 +7,7 @@ what the state already says for the templates in `templates/for_sale/`.
 import re
 
 from flask import render_template
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
@@ -197,7 +197,10 @@ def describe(move: dict | None, names: list[str]) -> str:
         houses = ", ".join(str(house) for house in sorted(move.get("houses") or []))
         return gettext("Houses turned over: %(houses)s", houses=houses)
     if kind == "bid":
-        return gettext("%(name)s bid %(coins)s coins", name=name, coins=move.get("coins"))
+        coins = move.get("coins")
+        if not isinstance(coins, int):
+            return gettext("%(name)s bid %(coins)s coins", name=name, coins=coins)
+        return ngettext("%(name)s bid %(num)s coin", "%(name)s bid %(num)s coins", coins, name=name)
     if kind == "pass":
         return gettext("%(name)s passed", name=name)
     if kind == "checks":

@@ -2,6 +2,8 @@
 
 from flask_babel import gettext
 
+from companion_app.i18n import signed
+
 
 def notice_text(state: dict) -> str | None:
     """The last move's notice (votes capped, all cash spent ...) in the page's language."""
@@ -118,7 +120,7 @@ def describe(move: dict | None, names: list[str]) -> str:
         return _describe_legacy(move, name)
     if kind == "votes":
         delta = move.get("delta")
-        shown = f"{delta:+d}" if isinstance(delta, int) else str(delta)
+        shown = signed(delta) if isinstance(delta, int) else str(delta)
         return gettext("%(name)s: votes %(delta)s", name=name, delta=shown)
     if kind == "society":
         value = move.get("tokens") if "tokens" in move else move.get("sum")

@@ -76,9 +76,29 @@ def money(value: int | None) -> str:
     return "" if value is None else format_decimal(value)
 
 
+#: The minus sign a printed number shows (U+2212), not the narrower hyphen.
+MINUS = "\u2212"
+
+
+def signed(value: int) -> str:
+    """A change with its sign: +2, −2 and a plain 0 (never "−0" or "+0")."""
+    if not value:
+        return format_decimal(0)
+    return ("+" if value > 0 else MINUS) + format_decimal(abs(value))
+
+
+def pounds(value: int | None) -> str:
+    """A Klub amount in pounds: £2, −£2 (the sign before the pound, never "£-2")."""
+    if value is None:
+        return ""
+    return (MINUS if value < 0 else "") + "£" + format_decimal(abs(value))
+
+
 def init_app(app: Flask) -> None:
     """Attach Flask-Babel and the Jinja helpers the templates use."""
     Babel(app, locale_selector=get_locale)
     app.jinja_env.filters["money"] = money
+    app.jinja_env.filters["signed"] = signed
+    app.jinja_env.filters["pounds"] = pounds
     app.jinja_env.globals["current_locale"] = get_locale
     app.jinja_env.globals["languages"] = app.config["LANGUAGES"]

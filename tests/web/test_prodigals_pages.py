@@ -163,7 +163,7 @@ def test_the_order_by_lot_gives_handicaps_shown_as_a_checklist(client, app):
     page = table.page()
     assert 'data-testid="handicaps"' in page
     line = re.search(rf'data-testid="handicap-{first}">(.*?)</li>', page, re.S).group(1)
-    assert "+£1" in line and "+1 votes" in line
+    assert "+£1" in line and "+1 vote" in line and "+1 votes" not in line
 
 
 def test_property_entries_update_cash_and_tiles(club):
@@ -242,7 +242,7 @@ def test_history_describes_the_entries(club, client):
     club.post({"type": "votes", "seat": "0", "delta": "-3"})
     club.post({"type": "reserve", "seat": "2", "place": "1"})
     page = client.get(f"{club.url}/history").get_data(as_text=True)
-    assert "Turn order: Ann, Bob, Cid" in page and "Ann: votes -3" in page
+    assert "Turn order: Ann, Bob, Cid" in page and "Ann: votes \u22123" in page  # a true minus sign
     assert "Cid reserved place 1" in page
 
 
@@ -298,7 +298,9 @@ def test_the_calculator_page_applies_hyde_park_and_handicaps(client):
     for index, (name, count) in enumerate([("A", 4), ("B", 4), ("C", 3), ("D", 1)]):
         form[f"h{index}.name"], form[f"h{index}.megaphones"] = name, str(count)
     page = client.post("/score/prodigals_club", data=form).get_data(as_text=True)
-    assert re.findall(r'data-name="(\w)">\w: ([+-]\d)', page) == [
+    # Changes carry a true minus sign (U+2212), read back here as "-".
+    shown = re.findall(r'data-name="(\w)">\w: ([+\u2212]?\d)', page)
+    assert [(name, change.replace("\u2212", "-")) for name, change in shown] == [
         ("A", "-4"),
         ("B", "-4"),
         ("C", "-1"),

@@ -174,3 +174,50 @@ def test_for_sale_banner_when_the_player_has_no_coins(client):
     assert table.banner() == "Ann has no coins left to bid and must pass."
     table.post(type="pass", seat="0")
     assert table.banner() == "Bob: bid or pass"
+
+
+@pytest.mark.parametrize(
+    ("lang", "changes", "amounts"),
+    [
+        ("en", ["+2", "\u22123", "0", "+1,200"], ["\u2212£2", "£0", "£1,500"]),
+        ("cs", ["+2", "\u22123", "0", "+1\xa0200"], ["\u2212£2", "£0", "£1\xa0500"]),
+    ],
+)
+def test_signed_changes_and_pounds_never_show_minus_zero_or_pound_minus(
+    app, lang, changes, amounts
+):
+    """Klub numbers: "+2", "−3", a plain "0" (no "−0"), "−£2" (no "£-2"), locale digit groups."""
+    from flask_babel import force_locale
+
+    from companion_app.i18n import pounds, signed
+
+    with app.test_request_context(), force_locale(lang):
+        assert [signed(value) for value in (2, -3, 0, 1200)] == changes
+        assert [pounds(value) for value in (-2, 0, 1500)] == amounts
+
+
+@pytest.mark.parametrize(
+    ("count", "english", "czech"),
+    [(1, "+1 vote", "+1 hlas"), (2, "+2 votes", "+2 hlasy"), (5, "+5 votes", "+5 hlasů")],
+)
+def test_vote_counts_take_the_plural_of_their_number(app, count, english, czech):
+    """ngettext: "+1 vote" (not "+1 votes"); Czech 1 / 2-4 / 5+: hlas, hlasy, hlasů."""
+    from flask_babel import force_locale, ngettext
+
+    with app.test_request_context():
+        for lang, expected in (("en", english), ("cs", czech)):
+            with force_locale(lang):
+                assert ngettext("+%(num)s vote", "+%(num)s votes", count) == expected
+
+
+def test_for_sale_coins_take_the_plural_of_their_number(client):
+    """Czech bids: "nabízí 2 mince", "5 mincí"; the bid range "0 až 28 mincí"."""
+    table = Table(client, "for_sale", FOR_SALE, "cs")
+    table.post(type="start", seat="0")
+    table.post(type="houses", houses=["1", "2", "3"])
+    assert "0 až 28 mincí" in table.page()
+    table.post(type="bid", seat="0", coins="2")
+    page = table.post(type="bid", seat="1", coins="5")
+    assert "nabízí 2 mince" in page and "nabízí 5 mincí" in page
+    history = client.get(f"{table.url}/history").get_data(as_text=True)
+    assert "Ann nabízí 2 mince" in history and "Bob nabízí 5 mincí" in history
