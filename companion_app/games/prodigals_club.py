@@ -6,7 +6,7 @@ read form fields into moves and arrange the state for `templates/prodigals_club/
 
 import re
 
-from flask import request
+from flask import has_request_context, request
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
@@ -52,6 +52,19 @@ REMEMBERED_FIELDS = tuple(name for name in BOARD_FIELDS if name != "district")
 TILE_TEXT = re.compile(r"^\s*(-?\d+)\s*/\s*(-?\d+)\s*$")
 #: A Legacy property chosen in a list: "seat:id", e.g. "0:2".
 PROPERTY_CHOICE = re.compile(r"^\s*(\d+):(\d+)\s*$")
+#: An owned tile tapped as a chip: "seat:value/district", e.g. "1:5/2" (the tile names its owner).
+OWNED_TILE = re.compile(r"^\s*(\d+):(.*)$")
+#: The one-tap steppers ("votes:-1"): the move each stands for, and its amount of 1.
+STEPS = {
+    "votes:-1": {"type": "votes", "delta": -1},
+    "votes:+1": {"type": "votes", "delta": 1},
+    "cash:-1": {"type": "property", "action": "spend", "amount": 1},
+    "cash:+1": {"type": "property", "action": "receive", "amount": 1},
+    "legacy:-1": {"type": "legacy", "action": "spend", "amount": 1},
+    "legacy:+1": {"type": "legacy", "action": "receive", "amount": 1},
+}
+#: The panel of the steppers, which shows their refusals.
+STEPS_AREA = "steps"
 #: Which panel shows the refusal of each move; property entries by action.
 AREAS = {
     "order": "order",
@@ -68,6 +81,7 @@ LEGACY_ACTIONS = ("spend", "receive", "set_cash", "add", "value", "remove")
 PHASE_AREAS = {
     "order": ("order",),
     "play": (
+        STEPS_AREA,
         *(f"property-{action}" for action in PROPERTY_ACTIONS),
         *(f"legacy-{action}" for action in LEGACY_ACTIONS),
         "votes",
@@ -192,7 +206,16 @@ def context(state: dict) -> dict:
         "handicap_lines": handicap_lines(state),
         "hyde_park_table": state["board"].get("hyde_park"),
         "tile_text": tile_text,
+        "picked": picked_seat(state),
     }
+
+
+def picked_seat(state: dict) -> int | None:
+    """The player whose row was tapped (`?seat=1`): chosen in every form of the page."""
+    if not has_request_context():
+        return None
+    seat = whole_number(request.args.get("seat"))
+    return seat if isinstance(seat, int) and 0 <= seat < len(state["players"]) else None
 
 
 def parse_tile(text: str | None) -> object:
@@ -208,6 +231,24 @@ def parse_tiles(text: str | None) -> list:
     return [parse_tile(part) for part in re.split(r"[\s,;]+", text or "") if part]
 
 
+def _owned_tile(form: MultiDict, name: str, move: dict) -> object:
+    """A tile tapped as "seat:value/district": its owner becomes the move's seat."""
+    text = form.get(name)
+    found = OWNED_TILE.match(text or "")
+    if not found:
+        return parse_tile(text)
+    move["seat"] = int(found.group(1))
+    return parse_tile(found.group(2))
+
+
+def _order(form: MultiDict) -> list:
+    """The turn order by hand: one chip row per place ("order0", "order1" ...)."""
+    places = []
+    while f"order{len(places)}" in form:
+        places.append(whole_number(form[f"order{len(places)}"]))
+    return places or _numbers(form, "order")
+
+
 def _numbers(form: MultiDict, name: str) -> list:
     """A list field of numbers, one input each."""
     return [whole_number(value.strip()) for value in form.getlist(name)]
@@ -220,11 +261,11 @@ def _property_move(form: MultiDict, move: dict) -> None:
     if action == "add":
         move["tiles"] = parse_tiles(form.get("tiles"))
     elif action == "sell":
-        move["tile"] = parse_tile(form.get("tile"))
+        move["tile"] = _owned_tile(form, "tile", move)
         discount = form.get("discount", "").strip()
         move["discount"] = whole_number(discount) if discount else 0
     elif action == "exchange":
-        move["give"] = parse_tile(form.get("give"))
+        move["give"] = _owned_tile(form, "give", move)
         move["take"] = parse_tile(form.get("take"))
         limit = form.get("limit", "").strip()
         move["limit"] = whole_number(limit) if limit else None
@@ -262,8 +303,10 @@ def parse_move(form: MultiDict) -> dict:
     move: dict = {"type": kind}
     if "seat" in form:
         move["seat"] = whole_number(form["seat"])
+    if kind == "step":
+        return {**STEPS.get(form.get("step", ""), {"type": "step"}), "seat": move.get("seat")}
     if kind == "order" and form.get("how") == "by_hand":
-        move["order"] = _numbers(form, "order")
+        move["order"] = _order(form)
     elif kind == "property":
         _property_move(form, move)
     elif kind == "legacy":
@@ -291,7 +334,9 @@ def parse_move(form: MultiDict) -> dict:
 
 
 def area_of(move: dict) -> str:
-    """The panel that shows this move's errors."""
+    """The panel that shows this move's errors (a stepper's, by the steppers)."""
+    if has_request_context() and request.form.get("type") == "step":
+        return STEPS_AREA
     action = move.get("action")
     if move.get("type") == "property":
         return f"property-{action}" if action in PROPERTY_ACTIONS else "property-add"

@@ -30,8 +30,13 @@ class Tablet:
         assert not errors, errors[0].inner_text()
 
     def entry(self, panel: str, seat: int, fields: dict, button: str) -> None:
-        """Pick the player in a panel, fill its fields, submit."""
-        self.page.select_option(f"[data-testid={panel}-seat]", str(seat))
+        """Tap the player's chip (a tile chip names its owner), fill the fields, submit."""
+        tile = fields.pop(f"{panel}-tile", None) or fields.pop(f"{panel}-give", None)
+        if tile is None:
+            self.page.click(f"[data-testid={panel}-seat] .chip:has(input[data-seat='{seat}'])")
+        else:
+            owned = f"input[data-tile='{seat}:{tile}']"
+            self.page.click(f"#property-{panel} .chip:has({owned})")
         for testid, value in fields.items():
             self.page.fill(f"[data-testid={testid}]", str(value))
         self.submit(f"[data-testid={button}]")
@@ -97,7 +102,7 @@ def new_table(tablet: Tablet, base: str, competitions: list[str]) -> None:
     tablet.shot("setup")
     tablet.submit("[data-testid=create]")
     for place in range(len(PLAYERS)):
-        page.select_option(f"[data-testid=order-{place}]", str(place))
+        page.click(f"[data-testid=order-{place}] .chip:has(input[data-seat='{place}'])")
     tablet.submit("[data-testid=order-by-hand]")
 
 
@@ -128,8 +133,8 @@ def test_a_full_five_round_game_with_all_three_competitions(live_server, browser
         {f"society-token-{i}": v for i, v in enumerate([1, 2, 3, 4])},
         "society-save",
     )
-    page.select_option("[data-testid=reserve-seat]", str(CID))
-    page.select_option("[data-testid=reserve-place]", "1")
+    page.click(f"[data-testid=reserve-seat] .chip:has(input[data-seat='{CID}'])")
+    page.click("[data-testid=reserve-place] .chip:has(input[data-place='1'])")
     tablet.submit("[data-testid=reserve-save]")
     tablet.shot("round1-actions")
     # Megaphones 2, 1, 3: Bob fewest +1 (26), Cid 1st −3 (27), Ann 2nd −2 (29).
@@ -257,7 +262,7 @@ def test_a_legacy_game_ends_when_a_legacy_score_reaches_zero(live_server, browse
         "legacy-add-save",
     )
     assert tablet.scores(ANN, ["legacy"]) == [62]
-    page.select_option("[data-testid=legacy-value-property]", "0:1")
+    page.click("[data-testid=legacy-value-property] .chip:has(input[value='0:1'])")
     page.fill("[data-testid=legacy-value-value]", "5")
     tablet.submit("[data-testid=legacy-value-save]")
     assert tablet.scores(ANN, ["legacy"]) == [55]
@@ -266,7 +271,7 @@ def test_a_legacy_game_ends_when_a_legacy_score_reaches_zero(live_server, browse
     tablet.entry("legacy-spend", BOB, {"legacy-spend-amount": 70}, "legacy-spend-save")
     tablet.shot("legacy-actions")
     # Bob discards the property: his Legacy score is 0.
-    page.select_option("[data-testid=legacy-remove-property]", "1:1")
+    page.click("[data-testid=legacy-remove-property] .chip:has(input[value='1:1'])")
     tablet.submit("[data-testid=legacy-remove-save]")
     assert tablet.scores(BOB, ["legacy"]) == [0]
     # Megaphones 1, 1, 1: everyone +1 (31); the round ends and Bob's 0 ends the game.
