@@ -14,7 +14,7 @@ from werkzeug.datastructures import MultiDict
 from companion_app.games import sheet_paths
 from companion_app.games.for_sale_text import bid_banner, setup_steps
 from companion_app.games.forms import GENERAL_AREA, score_posted, whole_number
-from companion_app.i18n import money, translate_error
+from companion_app.i18n import money, translate_error, translate_refusal
 from scoring.errors import InvalidSheet
 from scoring.for_sale import buying, cards
 from scoring.for_sale import selling as selling_rules
@@ -249,7 +249,9 @@ def _refusal(_form: MultiDict, refused: InvalidSheet, columns: list[int]) -> dic
     found = sheet_paths.player_field(str(refused), columns)
     # "players[2].checks[1]: ..." belongs to column 2's checks; anything else to the sheet.
     field = f"p{found[0]}.{found[1].split('.')[0]}" if found and found[1] else "sheet"
-    return {"field": field, "short": sheet_paths.without_path(message), "message": message}
+    names = [_form.get(f"p{column}.name", "").strip() for column in columns]
+    short = sheet_paths.without_path(message)
+    return {"field": field, "short": short, "message": translate_refusal(refused, names)}
 
 
 def score_form():

@@ -7,7 +7,7 @@ from werkzeug.datastructures import MultiDict
 
 from companion_app.games import sheet_paths
 from companion_app.games.forms import score_posted, whole_number
-from companion_app.i18n import translate_error
+from companion_app.i18n import translate_error, translate_refusal
 from scoring.errors import InvalidSheet
 from scoring.prodigals_club.board import (
     COMPETITIONS,
@@ -96,9 +96,10 @@ def error_field(message: str, kind: str, columns: list[int]) -> str:
 def _refusal(form: MultiDict, refused: InvalidSheet, columns: list[int]) -> dict:
     """Which field of the posted calculator the refusal belongs to, and its sentences."""
     message = translate_error(refused)
+    names = [_text(form, f"f{column}.name") for column in columns]
     return {
         "field": error_field(str(refused), form.get("kind", "final"), columns),
-        "message": message,
+        "message": translate_refusal(refused, names),
         "short": sheet_paths.without_path(message),
     }
 

@@ -8,7 +8,7 @@ from flask import abort, redirect, render_template, request, url_for
 from flask_babel import get_locale, gettext
 
 from companion_app.games import VIEWS, playable, view_for
-from companion_app.i18n import translate_error
+from companion_app.i18n import translate_refusal
 from companion_app.server import rights
 from companion_app.store import Table, get_store
 from scoring.errors import RuleError
@@ -88,7 +88,7 @@ def new_table(game: str):
         try:
             table = get_store().create_table(game, view.parse_setup(request.form))
         except RuleError as refused:
-            error = translate_error(refused)
+            error = translate_refusal(refused, [name for name in typed if name.strip()])
             error_area = getattr(view, "setup_error_area", lambda _refused: "players")(refused)
         else:
             rights.grant(table.id, rights.HOST)  # the device that creates a table hosts it

@@ -128,19 +128,21 @@ def test_rules_5_messengers_may_be_left_empty(client, app):
 @pytest.mark.parametrize(
     ("changes", "area", "fragment"),
     [
-        ({"money": "ten"}, "money", "money"),
-        ({"money": ""}, "money", "money"),
-        ({"hp3_2": "x"}, "hyde_park", "hyde_park"),
-        ({"token2": ""}, "society_tokens", "society_tokens"),
+        # The field in the form's words, not its key (issue 14: no "money:", "hyde_park:").
+        ({"money": "ten"}, "money", "Property: starting money (£): "),
+        ({"money": ""}, "money", "Property: starting money (£): "),
+        ({"hp3_2": "x"}, "hyde_park", "Hyde Park: "),
+        ({"token2": ""}, "society_tokens", "Society: chart values under the 4 tokens"),
         ({"competition": ["society"]}, "competitions", "two or three"),
-        ({"district": "9"}, "district", "district"),
+        ({"district": "9"}, "district", "Property: district marker starts at: "),
         ({"player": ["Ann"]}, "players", "2 to 5"),
     ],
 )
 def test_a_bad_setup_is_refused_next_to_its_field(client, changes, area, fragment):
     response = client.post(NEW, data=setup_form(**changes))
     assert response.status_code == 400
-    assert fragment in error_in(response.get_data(as_text=True), area)
+    shown = error_in(response.get_data(as_text=True), area)
+    assert fragment in shown and f"{area}:" not in shown
     with client.application.app_context():
         assert get_store().list_tables() == []
 

@@ -221,3 +221,43 @@ def test_for_sale_coins_take_the_plural_of_their_number(client):
     assert "nabízí 2 mince" in page and "nabízí 5 mincí" in page
     history = client.get(f"{table.url}/history").get_data(as_text=True)
     assert "Ann nabízí 2 mince" in history and "Bob nabízí 5 mincí" in history
+
+
+def test_setup_refusal_names_the_field_in_the_players_words(client):
+    """Klub setup: "Messengers each: ..." instead of the internal key "messengers:"."""
+    client.post("/lang", data={"lang": "en", "next": "/"})
+    form = {
+        "player": ["Ann", "Bob", "Cid"],
+        "competition": ["property", "election"],
+        "messengers": "0",
+        "money": "10",
+        "districts": "4",
+        "district": "1",
+        "votes": "5",
+    }
+    page = client.post("/tables/new/prodigals_club", data=form).get_data(as_text=True)
+    error = re.search(r'data-error="messengers">(.*?)</p>', page, re.S).group(1)
+    assert error.startswith("Messengers each: ") and "messengers:" not in page
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [("en", "Ann, check 2: "), ("cs", "Ann, šek 2: ")],
+)
+def test_calculator_refusal_names_the_players_field_not_the_json_path(client, lang, expected):
+    """For Sale sheet: "players[0].checks[1]: ..." reads "Ann, check 2: ..." in the summary."""
+    client.post("/lang", data={"lang": lang, "next": "/"})
+    form = {
+        "p0.name": "Ann",
+        "p0.checks": "15000 1000",
+        "p0.coins": "3",
+        "p1.name": "Bob",
+        "p1.checks": "0",
+        "p1.coins": "2",
+        "p2.name": "Cid",
+        "p2.checks": "2000",
+        "p2.coins": "1",
+    }
+    page = client.post("/score/for_sale", data=form).get_data(as_text=True)
+    summary = re.search(r'data-error="sheet-summary">(.*?)</p>', page, re.S).group(1)
+    assert expected in summary and "players[" not in page
