@@ -30,7 +30,7 @@ def event_text(event: dict, names: list[str]) -> str:
     name = _name(names, event.get("seat"))
     simple = {
         "start": lambda: gettext("%(name)s starts", name=name),
-        "turn": lambda: gettext("%(name)s's turn", name=name),
+        "turn": lambda: gettext("%(name)s’s turn", name=name),
         "loot": lambda: gettext(
             "%(name)s rolls %(roll)s for the loot", name=name, roll=event["roll"]
         ),
@@ -84,11 +84,12 @@ def robbery_text(event: dict, names: list[str]) -> str:
             loot=event["loot"],
             had=event["had"],
         )
-    return gettext(
-        "%(robber)s robs %(victim)s of %(gold)s",
+    return ngettext(
+        "%(robber)s robs %(victim)s of %(num)s gold",
+        "%(robber)s robs %(victim)s of %(num)s gold",
+        event["took"],
         robber=robber,
         victim=victim,
-        gold=gold(event["took"]),
     )
 
 
@@ -130,4 +131,4 @@ def card_text(event: dict, names: list[str]) -> str:
         parts.append(
             gettext("Černý Petr goes to %(name)s", name=_name(names, event["black_peter"]))
         )
-    return ": ".join(parts[:1]) + (": " + ", ".join(parts[1:]) if parts[1:] else "")
+    return parts[0] + (": " + ", ".join(parts[1:]) if parts[1:] else "")
