@@ -25,6 +25,28 @@
     if (ticked === Number(form.dataset.autoSubmit)) form.requestSubmit();
   });
 
+  // Last resort for a decision taller than the screen (many players, a notice, a refusal):
+  // a move's page loads at the top; if the controls marked data-decision end below the fold,
+  // scroll just enough to show their end, never past their start. Only at load: a live swap
+  // (static/live.js) keeps the reader's place, and a #anchor (a refusal's panel) or a place
+  // the browser restored wins. Scrolling moves no focus.
+  function showDecision() {
+    if (location.hash || window.scrollY > 0) return;
+    var top = Infinity;
+    var bottom = 0;
+    document.querySelectorAll("[data-decision]").forEach(function (marked) {
+      var box = marked.getBoundingClientRect();
+      if (!box.height) return;
+      top = Math.min(top, box.top);
+      bottom = Math.max(bottom, box.bottom);
+    });
+    if (bottom <= window.innerHeight) return;
+    var MARGIN = 8;
+    window.scrollTo(0, Math.max(0, Math.min(bottom - window.innerHeight + MARGIN, top - MARGIN)));
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", showDecision);
+  else showDecision();
+
   // Any move form: block a second tap while the first post is on its way.
   document.addEventListener("submit", function (event) {
     var form = event.target;
