@@ -5,7 +5,7 @@ from werkzeug.datastructures import MultiDict
 
 from companion_app.games import sheet_paths
 from companion_app.games.forms import score_posted, whole_number
-from companion_app.i18n import translate_error
+from companion_app.i18n import translate_error, translate_refusal
 from scoring.errors import InvalidSheet
 from scoring.thieves_guild.seats import DIE, DIRECTIONS
 from scoring.thieves_guild.table import GAME, MAX_PLAYERS
@@ -53,7 +53,9 @@ def _refusal(form: MultiDict, refused: InvalidSheet, columns: list[int]) -> dict
         field = f"p{found[0]}.{found[1].split('.')[0]}"
     else:
         field = sheet_paths.top_key(str(refused)) or "sheet"
-    return {"field": field, "short": sheet_paths.without_path(message), "message": message}
+    names = [_text(form, f"p{column}.name") for column in columns]
+    short = sheet_paths.without_path(message)
+    return {"field": field, "short": short, "message": translate_refusal(refused, names)}
 
 
 def score_form():

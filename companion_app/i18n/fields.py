@@ -35,6 +35,11 @@ TOP_FIELDS = {
     "megaphones": _l("Megaphones"),
     "losses": _l("Votes lost"),
     "order": _l("Turn order"),
+    "card_costs": _l("Card prices in one turn (the table in the rulebook)"),
+    "loot_roll": _l("First roll: the loot"),
+    "target_roll": _l("Second roll: the target"),
+    "direction": _l("Side"),
+    "robber": _l("Robber"),
 }
 #: A player's fields below players[i] (the last key of the path), as the forms label them.
 PLAYER_FIELDS = {
@@ -48,6 +53,7 @@ PLAYER_FIELDS = {
     "society": _l("Society"),
     "property": _l("Property"),
     "legacy": _l("Legacy"),
+    "cards": _l("Cards in hand"),
 }
 
 

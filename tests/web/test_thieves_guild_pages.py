@@ -71,7 +71,8 @@ def test_setup_refuses_a_cost_table_that_does_not_start_at_1_next_to_the_field(c
     response = client.post(NEW, data={"player": names(4), "cost0": "2"})
     page = response.get_data(as_text=True)
     assert response.status_code == 400
-    assert 'data-error="card_costs"' in page and "the first card costs 1 gold" in page
+    assert 'data-error="card_costs"' in page
+    assert "Card prices in one turn (the table in the rulebook): the first card costs 1 gold" in page
 
 
 def test_a_turn_through_the_forms_names_the_victim_before_the_robbery(guild):
