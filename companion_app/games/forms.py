@@ -6,6 +6,7 @@ from collections.abc import Callable
 from flask import request, session
 from werkzeug.datastructures import MultiDict
 
+from companion_app.games.sheet_errors import every_refusal
 from scoring.errors import InvalidSheet
 from scoring.sheets import score_sheet
 
@@ -47,7 +48,22 @@ def score_posted(
     try:
         return form, score_sheet(sheet), None
     except InvalidSheet as refused:
-        return form, None, refusal(form, refused, columns)
+        return form, None, every_error(form, sheet, refused, columns, refusal)
+
+
+def every_error(
+    form: MultiDict, sheet: dict, refused: InvalidSheet, columns: list[int], refusal: Refusal
+) -> dict:
+    """The first refusal as the form shows it, with `all` of them and their `fields`.
+
+    A form shows all its errors at once; one per field (a field's follow-ups are dropped).
+    """
+    shown: list[dict] = []
+    for each in every_refusal(sheet, refused):
+        entry = refusal(form, each, columns)
+        if all(entry["field"] != other["field"] for other in shown):
+            shown.append(entry)
+    return {**shown[0], "all": shown, "fields": [entry["field"] for entry in shown]}
 
 
 # -- a refused move's entry, kept for the page that shows the refusal ------------------------

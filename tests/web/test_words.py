@@ -261,3 +261,42 @@ def test_calculator_refusal_names_the_players_field_not_the_json_path(client, la
     page = client.post("/score/for_sale", data=form).get_data(as_text=True)
     summary = re.search(r'data-error="sheet-summary">(.*?)</p>', page, re.S).group(1)
     assert expected in summary and "players[" not in page
+
+
+def test_calculator_shows_every_error_at_once(client):
+    """For Sale sheet with three bad fields: each is marked and named, not only the first."""
+    client.post("/lang", data={"lang": "en", "next": "/"})
+    form = {
+        "p0.name": "Ann",
+        "p0.checks": "15000 1000",
+        "p0.coins": "3",
+        "p1.name": "Bob",
+        "p1.checks": "0",
+        "p1.coins": "99",
+        "p2.name": "Cid",
+        "p2.checks": "2000 abc",
+        "p2.coins": "1",
+    }
+    response = client.post("/score/for_sale", data=form)
+    page = response.get_data(as_text=True)
+    assert response.status_code == 400
+    for field in ("p0.checks", "p1.coins", "p2.checks"):
+        assert f'data-error="{field}"' in page, field
+    summary = re.search(r'data-error="sheet-summary">(.*?)</p>', page, re.S).group(1)
+    assert "Ann, check 2: " in summary and "Bob, coins: " in summary and "Cid, check 2: " in summary
+    assert page.count('class="invalid"') == 3
+
+
+def test_razzia_calculator_shows_every_error_at_once(client):
+    """Razzia! sheet: a bad ring count and a bad gold count, both marked at their fields."""
+    client.post("/lang", data={"lang": "en", "next": "/"})
+    form = {
+        "round": "1",
+        "p0.name": "Ann",
+        "p0.jewelry.ring": "x",
+        "p1.name": "Bob",
+        "p1.gold": "-1",
+        "p2.name": "Cid",
+    }
+    page = client.post("/score/razzia", data=form).get_data(as_text=True)
+    assert 'data-error="p0.jewelry.ring"' in page and 'data-error="p1.gold"' in page
