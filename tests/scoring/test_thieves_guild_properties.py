@@ -83,7 +83,9 @@ def junk_changes_nothing(state: dict, junk: dict) -> None:
     """A junk move is refused with a sentence and leaves the state as it was (or is legal)."""
     before = repr(state)
     try:
-        after = thieves_guild.apply(state, junk)
+        after = thieves_guild.apply(
+            state, thieves_guild.complete_move(state, junk, random.Random(0))
+        )
     except IllegalMove as refused:
         assert str(refused)
     else:
