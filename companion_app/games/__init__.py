@@ -17,6 +17,7 @@ VIEWS = {
     "razzia": "companion_app.games.razzia",
     "prodigals_club": "companion_app.games.prodigals_club",
     "for_sale": "companion_app.games.for_sale",
+    "adel_verpflichtet": "companion_app.games.adel_verpflichtet",
     "thieves_guild": "companion_app.games.thieves_guild",
 }
 

@@ -100,6 +100,12 @@ def pending_seats(game_rules: object, state: dict) -> list[int]:
     return list(hook(state)) if hook is not None else []
 
 
+def pending_step(game_rules: object, state: dict) -> list:
+    """Which simultaneous choice is pending, for a game with several in a row (else [])."""
+    hook = getattr(game_rules, "reveal_step", None)
+    return list(hook(state)) if hook is not None else []
+
+
 def require_locked_in(conn: sqlite3.Connection, table_id: str, game_rules, state: dict) -> None:
     """Refuse a move while a simultaneous choice is pending and not every seat has locked in."""
     seats = pending_seats(game_rules, state)
@@ -119,10 +125,22 @@ def require_locked_in(conn: sqlite3.Connection, table_id: str, game_rules, state
 
 
 def follow_move(conn: sqlite3.Connection, table_id: str, game_rules, before: dict, after: dict):
-    """After a move: arm a reveal for the seats of a simultaneous choice that just began."""
+    """After a move: arm a reveal for the seats of a simultaneous choice that just began.
+
+    A game whose choices follow each other for the same seats (Adel Verpflichtet: location,
+    then action card) names each with `reveal_step`, so the second choice arms its own reveal.
+    """
     seats = pending_seats(game_rules, after)
-    if seats and seats != pending_seats(game_rules, before):
+    step_changed = pending_step(game_rules, after) != pending_step(game_rules, before)
+    if seats and (seats != pending_seats(game_rules, before) or step_changed):
         insert_reveal(conn, table_id, seats, game_rules.device_display(after)["seats"])
+
+
+def follow_create(conn: sqlite3.Connection, table_id: str, game_rules, state: dict) -> None:
+    """A new table whose first step is already a simultaneous choice arms its reveal at once."""
+    seats = pending_seats(game_rules, state)
+    if seats:
+        insert_reveal(conn, table_id, seats, game_rules.device_display(state)["seats"])
 
 
 def follow_undo(conn: sqlite3.Connection, table_id: str, game_rules, after: dict) -> None:

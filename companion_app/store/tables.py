@@ -88,6 +88,7 @@ class Store:
                 " created_at, updated_at) VALUES (?, ?, ?, ?, 0, ?, ?, ?)",
                 (table_id, game, _dumps(setup), state_text, int(finished), now, now),
             )
+            reveal_gate.follow_create(conn, table_id, rules, state)
         self._cache.put((table_id, 0), state)
         created = datetime.fromisoformat(now)
         return Table(table_id, game, setup, 0, state, created, created, finished)

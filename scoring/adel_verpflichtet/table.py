@@ -25,6 +25,7 @@ MAX_BANQUET = 99
 #: Largest number a check or thief may carry (board values; only their order matters).
 MAX_VALUE = 999
 DEFAULT_PROFILE = "Board"
+PLAYER_COUNT = N_("Adel Verpflichtet is played by 2 to 5 players, not {count}.")
 
 
 def new_table(setup: object) -> dict:
@@ -82,7 +83,7 @@ def _names_and_variant(setup: object) -> tuple[list[str], str | None]:
         setup.get("players"),
         cards.MIN_PLAYERS,
         cards.MAX_PLAYERS,
-        N_("Adel Verpflichtet is played by 2 to 5 players, not {count}."),
+        PLAYER_COUNT,
     )
     variant = setup.get("variant")
     if len(names) == 2:

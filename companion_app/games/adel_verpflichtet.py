@@ -1,0 +1,202 @@
+"""Adel Verpflichtet on the tablet: setup with board values, one panel per step of a turn.
+
+Nothing here decides what is legal; `scoring/adel_verpflichtet` does. These helpers read
+form fields into moves and arrange the state for `templates/adel_verpflichtet/`.
+"""
+
+from flask_babel import lazy_gettext as _l
+from werkzeug.datastructures import MultiDict
+
+from companion_app.games import (
+    adel_verpflichtet_score,
+    adel_verpflichtet_setup,
+    adel_verpflichtet_text,
+)
+from companion_app.games.adel_verpflichtet_setup import catalogue, read_card
+from companion_app.games.adel_verpflichtet_text import action_text, card_text, place_text, step_text
+from companion_app.games.forms import GENERAL_AREA, whole_number
+from scoring.adel_verpflichtet import cards, ending, queries, resolve
+from scoring.adel_verpflichtet.results import results
+
+GAME = cards.GAME
+TITLE = _l("Adel Verpflichtet")
+MIN_PLAYERS, MAX_PLAYERS = cards.MIN_PLAYERS, cards.MAX_PLAYERS
+CATEGORY_LABELS = {
+    "exhibitions": _l("Exhibitions"),
+    "detectives": _l("Detectives"),
+    "final": _l("Final exhibition"),
+}
+#: The box's pixel groups in Adel Verpflichtet (docs/games/adel_verpflichtet.md).
+LED_LABELS = {
+    "police": _l("Leader's way to the banquet table"),
+    "round": _l("Step: location, action, resolution, final"),
+}
+SCORE_ENDPOINT = adel_verpflichtet_score.ENDPOINT
+ROUTES = adel_verpflichtet_score.ROUTES
+PHASES = {
+    "location": _l("Location"),
+    "action": _l("Action card"),
+    "choose": _l("Location and action card"),
+    "buy": _l("Auction house"),
+    "exhibit": _l("Exhibitions"),
+    "steal": _l("Thieves at the castle"),
+    "review": _l("Resolution"),
+    "final": _l("Final exhibition"),
+    "game_over": _l("Game over"),
+}
+#: Which panel shows the refusal of each kind of move (the panel of its phase).
+AREAS = {
+    "locations": "location",
+    "actions": "action",
+    "choices": "choose",
+    "buy": "buy",
+    "exhibitions": "exhibit",
+    "steal": "steal",
+    "next": "review",
+    "final": "final",
+}
+describe = adel_verpflichtet_text.describe
+setup_context = adel_verpflichtet_setup.setup_context
+parse_setup = adel_verpflichtet_setup.parse_setup
+setup_error_area = adel_verpflichtet_setup.setup_error_area
+
+
+def phase_label(phase: str) -> str:
+    """The phase as the home list and the table head name it."""
+    return str(PHASES.get(phase, phase))
+
+
+def area_of(move: dict) -> str:
+    """The panel that shows this move's errors."""
+    return AREAS.get(move.get("type"), GENERAL_AREA)
+
+
+def areas_shown(state: dict) -> tuple[str, ...]:
+    """The panel of the current phase shows its own errors."""
+    shown = {value: value for value in AREAS.values()}
+    phase = {"location": "location", "action": "action", "choose": "choose"}.get(state["phase"])
+    return (phase or shown.get(state["phase"], state["phase"]),)
+
+
+def encode(action: dict) -> str:
+    """An action card as a chip's value: "check:12", "thief:3", "detective"."""
+    return f"{action['card']}:{action['value']}" if "value" in action else action["card"]
+
+
+def decode(text: str) -> dict:
+    """A chip's value back to an action card (the rules refuse what does not fit)."""
+    kind, _, value = text.partition(":")
+    return {"card": kind, "value": whole_number(value)} if value else {"card": kind}
+
+
+def table_cards(state: dict) -> list[dict]:
+    """Every card this table has seen: hands, exhibitions, pile tops."""
+    seen = [card for player in state["players"] for card in player["hand"]]
+    seen += [pile["top"] for pile in state["piles"] if pile["top"]]
+    seen += [card for shown in state["shows"] or [] for card in shown or []]
+    return seen
+
+
+def context(state: dict) -> dict:
+    """Names the Adel templates read besides the shell's."""
+    names = [player["name"] for player in state["players"]]
+    options = queries.actions(state)
+    steps = [step_text(step, names) for step in state["report"]]
+    final = results(state) if state["phase"] == "game_over" else None
+    return {
+        "phase_label": phase_label(state["phase"]),
+        "av": options,
+        "av_steps": steps,
+        "av_final": final,
+        "av_ranking": sorted(final["players"], key=lambda r: (r["rank"], r["seat"]))
+        if final
+        else [],
+        "av_catalogue": catalogue(state.get("profile"), table_cards(state)),
+        "av_letters": cards.LETTERS,
+        "av_places": cards.PLACES,
+        "av_choose_cards": _choose_cards(options) if state["phase"] == "choose" else [],
+        "av_buyer": resolve.buyer(state) if state["phase"] == "buy" else None,
+        "av_ranks": [row["rank"] for row in queries.live_standings(state)],
+        "encode": encode,
+        "card_text": card_text,
+        "cards_text": adel_verpflichtet_text.cards_text,
+        "action_text": action_text,
+        "place_text": place_text,
+        "proposals": _proposals(state),
+        "chip_value": chip_value,
+    }
+
+
+def _choose_cards(options: dict) -> list[list[dict]]:
+    """Surprise variant: every card a seat may play at either location, once each."""
+    found = []
+    for by_place in options["cards"]:
+        seat_cards: list[dict] = []
+        for place in cards.PLACES:
+            for action in by_place[place]:
+                if action not in seat_cards:
+                    seat_cards.append(action)
+        found.append(seat_cards)
+    return found
+
+
+def _proposals(state: dict) -> list[list[dict]]:
+    """Per seat, the proposed exhibition (pre-ticked on the form); [] for others."""
+    if state["phase"] == "exhibit":
+        proposals = queries.actions(state)["proposals"]
+        return [proposals.get(seat, []) for seat in range(len(state["players"]))]
+    if state["phase"] == "final":
+        return ending.proposals(state)
+    return []
+
+
+def chip_value(card: dict) -> str:
+    """A card as a chip's value: "B:1720"."""
+    return f"{card['letter']}:{card['year']}"
+
+
+def card_from_chip(text: str) -> dict | str:
+    """A chip's value back to a card (anything else is left for the rules to refuse)."""
+    letter, _, year = text.partition(":")
+    return {"letter": letter, "year": whole_number(year)} if year else text
+
+
+def _seat_fields(form: MultiDict, name: str) -> list[str]:
+    """The per-seat fields `name0`, `name1`, ... the form posted, in seat order."""
+    found = []
+    for seat in range(cards.MAX_PLAYERS):
+        field = f"{name}{seat}"
+        if field not in form:
+            break
+        # A hidden empty field comes first, a tapped chip after it: the last value counts.
+        found.append(form.getlist(field)[-1])
+    return found
+
+
+def parse_move(form: MultiDict) -> dict:
+    """The move a table-page form describes (fields as the rules name them)."""
+    kind = form.get("type", "")
+    move: dict = {"type": kind}
+    if kind in ("locations", "choices"):
+        move["places"] = [value or None for value in _seat_fields(form, "place")]
+    if kind in ("actions", "choices"):
+        move["actions"] = [decode(value) if value else None for value in _seat_fields(form, "act")]
+    elif kind == "buy":
+        move["pile"] = whole_number(form.get("pile", ""))
+        move["next"] = read_card(form, "next")
+    elif kind in ("exhibitions", "final"):
+        move["shows"] = [
+            [card_from_chip(v) for v in form.getlist(f"show{seat}")] if shows == "1" else None
+            for seat, shows in enumerate(_seat_fields(form, "shows"))
+        ]
+        if kind == "final":
+            move["shows"] = [shown or [] for shown in move["shows"]]
+        top, bottom = form.get("top", "").strip(), form.get("bottom", "").strip()
+        if top or bottom:
+            move["fraction"] = [whole_number(top), whole_number(bottom)]
+    elif kind == "steal":
+        move["thief"] = whole_number(form.get("thief", ""))
+        move["cards"] = [
+            card_from_chip(value) if value else None for value in _seat_fields(form, "steal")
+        ]
+    return move

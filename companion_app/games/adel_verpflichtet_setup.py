@@ -1,0 +1,150 @@
+"""Adel Verpflichtet's setup form: board values and a card catalogue remembered per profile.
+
+A board profile is the name a table gives its board values (track fractions, banquet, checks
+and thieves per seat). Nothing new is stored: the profile and the catalogue of collection
+cards are read back from earlier Adel tables' setups, states and moves.
+"""
+
+from flask import request
+from werkzeug.datastructures import MultiDict
+
+from companion_app.games.forms import whole_number
+from companion_app.store import get_store
+from scoring import names
+from scoring.adel_verpflichtet import cards
+from scoring.adel_verpflichtet.table import DEFAULT_PROFILE, PLAYER_COUNT
+
+#: Track rows on the setup form (spaces 0..39); spaces past them are asked when needed.
+TRACK_ROWS = 40
+#: A card entry's fields: letter chip, year chip ("B:1720") or a new year typed.
+LETTER, YEAR, NEW_YEAR = "{prefix}.letter", "{prefix}.year", "{prefix}.new"
+
+
+def previous_tables() -> list:
+    """Earlier Adel tables, most recent activity first."""
+    return [table for table in get_store().list_tables() if table.game == cards.GAME]
+
+
+def profiles() -> dict[str, object]:
+    """Profile name -> the most recent table that used it."""
+    found: dict[str, object] = {}
+    for table in previous_tables():
+        found.setdefault(table.state.get("profile", DEFAULT_PROFILE), table)
+    return found
+
+
+def catalogue(profile: str | None = None, extra: list[dict] = ()) -> dict[str, list[int]]:
+    """Letter -> known years: every card entered at the profile's tables (and `extra`)."""
+    seen = {(card["letter"], card["year"]) for card in extra}
+    for table in previous_tables():
+        if profile is None or table.state.get("profile") == profile:
+            seen.update((card["letter"], card["year"]) for card in cards_of(table))
+    return {letter: sorted(y for ltr, y in seen if ltr == letter) for letter in cards.LETTERS}
+
+
+def cards_of(table) -> list[dict]:
+    """Every card a table's setup and moves entered (dealt hands, tops, cards come up)."""
+    found = [card for hand in table.setup.get("hands") or [] for card in hand]
+    found += [card for card in table.setup.get("tops") or [] if card]
+    for entry in get_store().history(table.id):
+        move = entry.move or {}
+        if move.get("type") == "buy" and isinstance(move.get("next"), dict):
+            found.append(move["next"])
+    return [card for card in found if isinstance(card, dict) and "letter" in card]
+
+
+def remembered(table) -> dict:
+    """Form field -> value from a profile's last table (its fractions as play filled them in)."""
+    if table is None:
+        return {}
+    state, setup = table.state, table.setup
+    fields = {"profile": state.get("profile", ""), "banquet": str(state.get("banquet", ""))}
+    for space, fraction in enumerate(state.get("fractions") or []):
+        if fraction:
+            fields[f"top{space}"], fields[f"bottom{space}"] = (str(n) for n in fraction)
+    for seat, values in enumerate(setup.get("checks") or []):
+        for index, value in enumerate(values):
+            fields[f"p{seat}.check{index}"] = str(value)
+    for seat, values in enumerate(setup.get("thieves") or []):
+        for index, value in enumerate(values):
+            fields[f"p{seat}.thief{index}"] = str(value)
+    return fields
+
+
+def setup_context() -> dict:
+    """The remembered profile (`?profile=` or the latest) and its catalogue for the form."""
+    known = profiles()
+    asked = request.args.get("profile")
+    chosen = asked if asked in known else next(iter(known), None)
+    return {
+        "adel_profiles": list(known),
+        "adel_profile": chosen,
+        "adel_remembered": remembered(known.get(chosen)),
+        "adel_catalogue": catalogue(chosen),
+        "adel_track_rows": range(TRACK_ROWS),
+        "adel_seats": range(cards.MAX_PLAYERS),
+        "adel_letters": cards.LETTERS,
+    }
+
+
+def read_card(form: MultiDict, prefix: str) -> dict | None | str:
+    """A card entry: letter chip plus a year chip of that letter or a new year; None if blank."""
+    letter = form.get(LETTER.format(prefix=prefix), "")
+    new = form.get(NEW_YEAR.format(prefix=prefix), "").strip()
+    chip = form.get(YEAR.format(prefix=prefix), "")
+    year = whole_number(new) if new else None
+    if year is None and chip.startswith(f"{letter}:"):
+        year = whole_number(chip.split(":", 1)[1])
+    if not letter and year is None:
+        return None
+    return {"letter": letter, "year": year}
+
+
+def _numbers(form: MultiDict, names: list[str]) -> list:
+    """Typed whole numbers (text kept for the rules to refuse)."""
+    return [whole_number(form.get(name, "").strip()) for name in names]
+
+
+def parse_setup(form: MultiDict) -> dict:
+    """Players, variant, profile, board values, dealt hands and pile tops from the form."""
+    typed = form.getlist("player")
+    seats = [seat for seat, name in enumerate(typed) if name.strip()]
+    banquet = whole_number(form.get("banquet", "").strip())
+    rows = banquet if isinstance(banquet, int) and 0 < banquet <= 99 else 0
+    setup: dict = {
+        "players": [typed[seat] for seat in seats],
+        "profile": form.get("profile", "").strip() or DEFAULT_PROFILE,
+        "banquet": banquet,
+        "fractions": [_fraction(form, space) for space in range(rows)],
+        "checks": [_numbers(form, [f"p{s}.check{i}" for i in range(4)]) for s in seats],
+        "thieves": [_numbers(form, [f"p{s}.thief{i}" for i in range(2)]) for s in seats],
+        "hands": [[read_card(form, f"p{s}.card{i}") for i in range(4)] for s in seats],
+        "tops": [read_card(form, f"top{pile}") for pile in range(2)],
+    }
+    if len(seats) == 2:
+        setup["variant"] = form.get("variant") or None
+    return setup
+
+
+def _fraction(form: MultiDict, space: int) -> list | None:
+    """A space's fraction from its two fields; None when both are blank (asked in play)."""
+    top, bottom = _numbers(form, [f"top{space}", f"bottom{space}"])
+    if top is None or bottom is None or (top == "" and bottom == ""):
+        return None
+    return [top, bottom]
+
+
+#: Refusals shown by the player names (the rest go under the board values).
+NAME_REFUSALS = {
+    *names.SEAT_MESSAGES.values(),
+    names.SEAT_SAME,
+    names.SEAT_EMPTY,
+    names.SEAT_TOO_LONG,
+    names.NOT_A_LIST,
+    PLAYER_COUNT,
+}
+
+
+def setup_error_area(refused) -> str:
+    """Player-count and name refusals go by the names; everything else under the board form."""
+    return "players" if getattr(refused, "template", "") in NAME_REFUSALS else "board"
