@@ -76,8 +76,16 @@ def parse_move(form: MultiDict) -> dict:
     elif kind == "bid":
         move["check"] = whole_number(form.get("check", ""))
     elif kind == "deal" and form.get("how") == "by_hand":
-        move["sets"] = form.getlist("sets")
+        move["sets"] = _sets(form)
     return move
+
+
+def _sets(form: MultiDict) -> list[str]:
+    """The set each seat drew, tapped as one chip row per seat ("set0", "set1" ...)."""
+    sets = []
+    while f"set{len(sets)}" in form:
+        sets.append(form[f"set{len(sets)}"])
+    return sets or form.getlist("sets")
 
 
 def area_of(move: dict) -> str:

@@ -74,7 +74,7 @@ def seat_players(tablet: Tablet, base: str) -> None:
         page.fill(f"[data-testid=player-{seat}]", name)
     tablet.submit("[data-testid=create]")
     for seat, label in enumerate(g.SETS):
-        page.select_option(f"[data-testid=set-{seat}]", label)
+        page.click(f"[data-testid=set-{seat}] .chip:has(input[data-set='{label}'])")
     tablet.submit("[data-testid=deal-hand]")
 
 

@@ -49,7 +49,7 @@ def create_and_open(tablet, base: str) -> str:
 def deal_on(tablet) -> None:
     """The tablet deals the sets A, B, C, D by hand."""
     for seat, label in enumerate(g.SETS):
-        tablet.select_option(f"[data-testid=set-{seat}]", label)
+        tablet.click(f"[data-testid=set-{seat}] .chip:has(input[data-set='{label}'])")
     with tablet.expect_navigation():
         tablet.click("[data-testid=deal-hand]")
 
@@ -120,16 +120,16 @@ def test_an_editor_swaps_in_its_own_page_but_not_over_a_form_being_filled_in(tmp
         scorer.goto(url)
         scorer.evaluate(MARKER)
         assert scorer.get_attribute("main", "data-live-role") == "editor"
-        scorer.select_option("[data-testid=set-0]", "B")  # a form half filled in...
-        scorer.focus("[data-testid=set-0]")  # ...and still being filled in
+        scorer.click("[data-testid=set-0] .chip:has(input[data-set=B])")  # a form half filled in...
+        scorer.focus("[data-testid=set-0] input[data-set=B]")  # ...and still being filled in
 
         deal_on(tablet)
         scorer.wait_for_selector("main[data-live-pending]", timeout=WAIT_MS)
         assert scorer.get_attribute("main", "data-live-version").startswith("0.")
-        assert scorer.input_value("[data-testid=set-0]") == "B"  # left alone
+        assert scorer.is_checked("[data-testid=set-0] input[data-set=B]")  # left alone
 
         scorer.evaluate(
-            "document.querySelector('[data-testid=set-0]').form.reset()"
+            "document.querySelector('[data-testid=set-0] input').form.reset()"
         )  # changed its mind
         assert scorer.get_attribute("main", "data-live-pending")  # ...but is still in the form
         scorer.evaluate("document.activeElement.blur()")
