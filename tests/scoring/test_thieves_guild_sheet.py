@@ -1,7 +1,12 @@
 """The Cech zlodějů calculators `robbery` and `final` (SCORESHEETS.md "Cech zlodějů")."""
 
+import io
+import json
+import sys
+
 import pytest
 
+from companion_app import cli
 from scoring.errors import InvalidSheet
 from scoring.sheets import score_sheet
 
@@ -132,3 +137,20 @@ def test_final_duplicate_names_are_refused():
     sheet = [{"name": "Eva", "gold": 1, "cards": 1}] * 3
     with pytest.raises(InvalidSheet, match="already the name"):
         score_sheet({"game": "thieves_guild", "kind": "final", "players": sheet})
+
+
+def test_companion_score_scores_a_robbery_and_refuses_a_bad_one_with_exit_2(monkeypatch, capsys):
+    sheet = {
+        "game": "thieves_guild",
+        "kind": "robbery",
+        "players": players(13, 13, 13, 13),
+        "robber": "A",
+        "loot_roll": 3,
+        "target_roll": 3,
+    }
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(sheet)))
+    assert cli.main(["score"]) == 0
+    assert json.loads(capsys.readouterr().out)["victim"] == "C"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps({**sheet, "direction": "left"})))
+    assert cli.main(["score"]) == 2
+    assert "direction: with 4 players" in json.loads(capsys.readouterr().err)["error"]
