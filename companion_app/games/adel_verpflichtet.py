@@ -31,6 +31,8 @@ LED_LABELS = {
     "police": _l("Leader's way to the banquet table"),
     "round": _l("Step: location, action, resolution, final"),
 }
+#: While everyone chooses in secret the box's seat buttons are part of the decision.
+BOX_BESIDE_CHOICE = True
 SCORE_ENDPOINT = adel_verpflichtet_score.ENDPOINT
 ROUTES = adel_verpflichtet_score.ROUTES
 PHASES = {
