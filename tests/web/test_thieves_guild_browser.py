@@ -222,4 +222,18 @@ def test_nine_players_gold_fits_both_tablets(live_server, browser):
             "el => parseFloat(getComputedStyle(el).fontSize)"
         )
         assert size >= 48, size
+    page.goto(base + "/score/thieves_guild")
+    for column, name in enumerate(names(5)):
+        page.fill(f"[data-testid='p{column}.name']", name)
+        page.fill(f"[data-testid='p{column}.gold']", "13")
+    for chip in ("robber-0", "loot_roll-5", "target_roll-6", "direction-left"):
+        page.click(f"label:has([data-testid={chip}])")
+    with page.expect_navigation():
+        page.click("[data-testid=score-submit]")
+    assert "se při šestce hází znovu" in page.inner_text("[data-error=target_roll]")
+    page.click("label:has([data-testid=target_roll-4])")
+    with page.expect_navigation():
+        page.click("[data-testid=score-submit]")
+    assert "Olga dává 5 zlatých" in page.inner_text("[data-testid=sheet-victim]")
+    tablet.shot("score-cs")
     page.close()
