@@ -70,3 +70,129 @@ def test_acting_before_everyone_has_locked_in_is_refused_and_nothing_changes(av)
         as_text=True
     )
     assert av.api()["version"] == before
+
+
+def play_first_turn(av: AdelPages) -> None:
+    """Turn 1 of the page test: Ann buys, Cid exhibits alone."""
+    av.lock_in()
+    av.post({"type": "locations", "place0": "auction", "place1": "castle", "place2": "castle"})
+    av.lock_in()
+    av.post({"type": "actions", "act0": "check:11", "act1": "detective", "act2": "exhibit"})
+    av.post({"type": "buy", "pile": "1", "next.letter": "E", "next.new": "1780"})
+
+
+def test_the_next_game_remembers_the_board_profile_and_offers_the_cards_seen(client, av):
+    av.create(profile="Club board")
+    play_first_turn(av)
+    page = client.get("/tables/new/adel_verpflichtet").get_data(as_text=True)
+    assert 'value="Club board"' in page
+    assert 'name="top3" value="2"' in page and 'name="p1.check0" value="21"' in page
+    # Dealt cards and the card that came up are offered as year chips under their letter.
+    assert 'data-testid="p0.card0-year-A1500"' in page
+    assert 'data-testid="top1-year-E1780"' in page
+
+
+def test_a_known_year_chip_enters_the_card(client, av):
+    av.create()
+    data = {**setup_form(), "p0.card0.new": "", "p0.card0.year": "A:1500"}
+    response = client.post("/tables/new/adel_verpflichtet", data=data)
+    assert response.status_code == 303
+    table = client.get("/api" + response.headers["Location"]).get_json()
+    assert table["state"]["players"][0]["hand"][0] == {"letter": "A", "year": 1500}
+
+
+def test_an_invalid_exhibition_is_refused_in_its_panel_and_nothing_changes(av):
+    av.create()
+    play_first_turn(av)
+    before = av.api()["version"]
+    page = av.post(
+        {
+            "type": "exhibitions",
+            "shows0": "0",
+            "shows1": "0",
+            "shows2": "1",
+            "show2": ["C:1556", "E:1570", "F:1577"],
+        }
+    ).get_data(as_text=True)
+    assert 'data-error="exhibit"' in page and "Cid&#39;s exhibition is not valid" in page
+    assert av.api()["version"] == before
+
+
+def test_a_check_not_held_is_refused_in_the_action_panel(av):
+    av.create()
+    av.lock_in()
+    av.post({"type": "locations", "place0": "auction", "place1": "castle", "place2": "castle"})
+    av.lock_in()
+    page = av.post({"type": "actions", "act0": "check:21", "act1": "detective", "act2": "exhibit"})
+    assert "Ann does not hold that check" in page.get_data(as_text=True)
+    assert av.state()["phase"] == "action"
+
+
+def test_the_action_reveal_is_a_new_one_after_the_locations(av):
+    av.create()
+    first = av.client.get("/api" + av.url + "/device").get_json()["reveal"]
+    av.lock_in()
+    av.post({"type": "locations", "place0": "auction", "place1": "castle", "place2": "castle"})
+    second = av.client.get("/api" + av.url + "/device").get_json()["reveal"]
+    assert second["id"] == first["id"] + 1 and second["locked"] == []
+
+
+def test_the_resolution_names_the_reason_of_every_move(av):
+    av.create()
+    play_first_turn(av)
+    av.post(
+        {
+            "type": "exhibitions",
+            "shows0": "0",
+            "shows1": "0",
+            "shows2": "1",
+            "show2": ["C:1556", "D:1563", "E:1570", "F:1577"],
+        }
+    )
+    page = av.page()
+    assert "Ann&#39;s check 11 is the highest" in page
+    assert "is the best: the top number on the leader&#39;s space 0, 2 forward" in page
+    assert "Bob&#39;s detective caught nobody: no move." in page
+
+
+def test_calculator_form_scores_a_castle_phase(client):
+    client.post("/lang", data={"lang": "en", "next": "/"})
+    data = {
+        "kind": "castle",
+        "p0.name": "A",
+        "p0.position": "12",
+        "p0.role": "exhibit",
+        "p0.cards": "B1700 C1720 D1650",
+        "p1.name": "B",
+        "p1.position": "9",
+        "p2.name": "C",
+        "p2.position": "9",
+        "p2.role": "thief",
+        "p2.value": "5",
+        "p3.name": "D",
+        "p3.position": "4",
+        "p3.role": "detective",
+        "top": "4",
+        "bottom": "2",
+        "jail": "B:3",
+    }
+    page = client.post("/score/adel_verpflichtet", data=data).get_data(as_text=True)
+    assert 'data-testid="castle-result"' in page
+    assert "<td>16</td>" in page and "<td>8</td>" in page
+    bad = client.post("/score/adel_verpflichtet", data={**data, "top": ""})
+    assert bad.status_code == 400
+    assert "fraction" in bad.get_data(as_text=True)
+    assert "/score/adel_verpflichtet" in client.get("/score").get_data(as_text=True)
+
+
+def test_the_move_log_describes_each_move_and_undo_goes_back_a_step(client, av):
+    av.create()
+    play_first_turn(av)
+    log = client.get(av.url + "/history").get_data(as_text=True)
+    assert "Revealed: Ann: Auction house, Bob: Castle, Cid: Castle" in log
+    assert "Action cards: Ann: Check 11, Bob: Detective, Cid: Exhibit" in log
+    assert "Bought from pile 2; next on top: E 1780" in log
+    version = av.api()["version"]
+    undone = client.post("/api" + av.url + "/undo", json={"version": version})
+    assert undone.status_code == 200, undone.get_data(as_text=True)
+    assert av.state()["phase"] == "buy"
