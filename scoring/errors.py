@@ -19,6 +19,14 @@ class RuleError(ValueError):
         super().__init__(template.format(**params) if params else template)
 
 
+def raise_all(refusals: list[RuleError]) -> None:
+    """Raise the first refusal with the rest as its `others`, so a form shows them all at once."""
+    if refusals:
+        first = refusals[0]
+        first.others = refusals[1:]
+        raise first
+
+
 class IllegalMove(RuleError):
     """A move that the rules do not allow in the current state."""
 

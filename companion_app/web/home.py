@@ -75,21 +75,30 @@ def choose_game():
     return render_template("choose_game.html", games=playable())
 
 
+def setup_errors(view, refused: RuleError, names: list[str]) -> dict[str, list[str]]:
+    """Each refusal of a setup (all of them at once) under the field that shows it."""
+    area_of = getattr(view, "setup_error_area", lambda _refused: "players")
+    errors: dict[str, list[str]] = {}
+    for each in (refused, *getattr(refused, "others", [])):
+        errors.setdefault(area_of(each), []).append(translate_refusal(each, names))
+    return errors
+
+
 def new_table(game: str):
     """The players and setup form of a game; on POST create the table and go to it."""
     if game not in VIEWS or game not in game_names():
         abort(NOT_FOUND)
     view = view_for(game)
     names = [""] * view.MAX_PLAYERS
-    error, error_area = None, "players"
+    error, error_area, errors = None, "players", {}
     if request.method == "POST":
         typed = request.form.getlist("player")[: view.MAX_PLAYERS]
         names[: len(typed)] = typed
         try:
             table = get_store().create_table(game, view.parse_setup(request.form))
         except RuleError as refused:
-            error = translate_refusal(refused, [name for name in typed if name.strip()])
-            error_area = getattr(view, "setup_error_area", lambda _refused: "players")(refused)
+            errors = setup_errors(view, refused, [name for name in typed if name.strip()])
+            error_area, (error, *_rest) = next(iter(errors.items()))
         else:
             rights.grant(table.id, rights.HOST)  # the device that creates a table hosts it
             return redirect(url_for("web.table", table_id=table.id), code=303)
@@ -100,6 +109,7 @@ def new_table(game: str):
         names=names,
         error=error,
         error_area=error_area,
+        errors=errors,
         form=request.form,
         **view.setup_context(),
     )

@@ -1,7 +1,9 @@
 """Klub ztroskotanců constants and the board values a table enters (RULES.md §5)."""
 
+from collections.abc import Callable
+
 from scoring.common import only_known_fields
-from scoring.errors import N_, InvalidSetup
+from scoring.errors import N_, InvalidSetup, raise_all
 
 GAME = "prodigals_club"
 MIN_PLAYERS = 2
@@ -188,27 +190,56 @@ def board_values(value: object, playing: list[str]) -> dict:
         raise InvalidSetup(N_("board: the board values must be an object."))
     only_known_fields(value, BOARD_KEYS, InvalidSetup, UNKNOWN_BOARD_VALUE)
     _check_unused(value, playing)
-    board = {}
+    board: dict = {}
+    refusals: list[InvalidSetup] = []
+
+    def read(key: str, reader: Callable[[], object]) -> None:
+        """Keep a field's value, or its refusal: a form shows every field's refusal at once."""
+        try:
+            board[key] = reader()
+        except InvalidSetup as refused:
+            refusals.append(refused)
+
     if value.get("messengers") not in (None, ""):
         # Messengers per player count are asked at setup but no scoring rule uses them
         # (RULES.md §5), so they are optional; a table that enters them keeps them.
-        board["messengers"] = _whole(value, "messengers", 1)
+        read("messengers", lambda: _whole(value, "messengers", 1))
     if PROPERTY in playing:
-        board["money"] = _whole(value, "money", 0)
-        board["districts"] = _whole(value, "districts", 1)
-        board["district"] = _whole(value, "district", 1)
-        if board["district"] > board["districts"]:
-            raise InvalidSetup(
-                N_("district: the marker must point at a district from 1 to {districts}."),
-                districts=board["districts"],
-            )
+        read("money", lambda: _whole(value, "money", 0))
+        read("districts", lambda: _whole(value, "districts", 1))
+        read("district", lambda: _district(value, board.get("districts")))
     if ELECTION in playing:
-        board["votes"] = _whole(value, "votes")
-        if board["votes"] > MAX_VOTES:
-            raise InvalidSetup(N_("votes: the election track ends at 44."))
-        board["hyde_park"] = _hyde_park(value.get("hyde_park"))
+        read("votes", lambda: _votes(value))
+        read("hyde_park", lambda: _hyde_park(value.get("hyde_park")))
     if SOCIETY in playing:
-        board["society_tokens"] = _tokens(value.get("society_tokens"))
-        board["society_range"] = _society_range(value.get("society_range"))
-        _tokens_in_range(board["society_tokens"], board["society_range"])
+        read("society_tokens", lambda: _tokens(value.get("society_tokens")))
+        read("society_range", lambda: _society_range(value.get("society_range")))
+        if "society_tokens" in board and "society_range" in board:
+            read("society_range", lambda: _checked_range(board))
+    raise_all(refusals)
     return board
+
+
+def _district(value: dict, districts: int | None) -> int:
+    """Where the district marker starts: a district from 1 to the number of districts."""
+    district = _whole(value, "district", 1)
+    if districts is not None and district > districts:
+        raise InvalidSetup(
+            N_("district: the marker must point at a district from 1 to {districts}."),
+            districts=districts,
+        )
+    return district
+
+
+def _votes(value: dict) -> int:
+    """Starting votes: a whole number on the election track (at most 44)."""
+    votes = _whole(value, "votes")
+    if votes > MAX_VOTES:
+        raise InvalidSetup(N_("votes: the election track ends at 44."))
+    return votes
+
+
+def _checked_range(board: dict) -> list[int] | None:
+    """The society range, once the starting tokens are known to lie inside it."""
+    _tokens_in_range(board["society_tokens"], board["society_range"])
+    return board["society_range"]

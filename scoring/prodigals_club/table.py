@@ -3,7 +3,7 @@
 import random
 
 from scoring import common
-from scoring.errors import N_, IllegalMove, InvalidSetup
+from scoring.errors import N_, IllegalMove, InvalidSetup, RuleError, raise_all
 from scoring.prodigals_club import board as rules_board
 from scoring.prodigals_club.board import (
     ELECTION,
@@ -27,9 +27,7 @@ def new_table(setup: object) -> dict:
     if not isinstance(setup, dict):
         raise InvalidSetup(N_("The table setup must be an object with a list of players."))
     common.only_known_fields(setup, SETUP_KEYS)
-    names = player_names(setup.get("players"))
-    playing = rules_board.competitions(setup.get("competitions"))
-    values = rules_board.board_values(setup.get("board"), playing)
+    names, playing, values = _checked_setup(setup)
     state = {
         "game": GAME,
         "players": [_new_player(name, values, playing) for name in names],
@@ -56,6 +54,29 @@ def new_table(setup: object) -> dict:
         except IllegalMove as error:
             raise InvalidSetup(error.template, **error.params) from error
     return state
+
+
+def _checked_setup(setup: dict) -> tuple[list[str], list[str], dict]:
+    """Names, competitions and board values; every refusal among them raised at once."""
+    refusals: list[RuleError] = []
+    names: list[str] = []
+    playing: list[str] | None = None
+    values: dict = {}
+    try:
+        names = player_names(setup.get("players"))
+    except InvalidSetup as refused:
+        refusals.append(refused)
+    try:
+        playing = rules_board.competitions(setup.get("competitions"))
+    except InvalidSetup as refused:
+        refusals.append(refused)
+    if playing is not None:
+        try:
+            values = rules_board.board_values(setup.get("board"), playing)
+        except InvalidSetup as refused:
+            refusals += [refused, *getattr(refused, "others", [])]
+    raise_all(refusals)
+    return names, playing or [], values
 
 
 def _new_player(name: str, values: dict, playing: list[str]) -> dict:

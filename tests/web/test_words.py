@@ -300,3 +300,30 @@ def test_razzia_calculator_shows_every_error_at_once(client):
     }
     page = client.post("/score/razzia", data=form).get_data(as_text=True)
     assert 'data-error="p0.jewelry.ring"' in page and 'data-error="p1.gold"' in page
+
+
+def test_klub_setup_shows_every_error_at_once(client):
+    """Klub setup with three bad board values and one player: all four refusals, each at its
+    field and in the player's words (RULES.md §5 board values)."""
+    client.post("/lang", data={"lang": "en", "next": "/"})
+    form = {
+        "player": ["Ann"],
+        "competition": ["property", "election", "society"],
+        "money": "ten",
+        "districts": "4",
+        "district": "1",
+        "votes": "99",
+        "token0": "1",
+        "token1": "1",
+        "token2": "",
+        "token3": "1",
+    }
+    form.update({f"hp{r}_{p}": "1" for r in range(1, 6) for p in range(1, 4)})
+    response = client.post("/tables/new/prodigals_club", data=form)
+    page = response.get_data(as_text=True)
+    assert response.status_code == 400
+    shown = dict(re.findall(r'data-error="(\w+)">(.*?)</p>', page, re.S))
+    assert set(shown) == {"players", "money", "votes", "society_tokens"}, shown
+    assert shown["money"].startswith("Property: starting money (£): ")
+    assert shown["votes"].startswith("Election: starting votes: ")
+    assert 'name="money" value="ten"' in page  # what was typed stays
