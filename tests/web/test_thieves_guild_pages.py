@@ -72,7 +72,9 @@ def test_setup_refuses_a_cost_table_that_does_not_start_at_1_next_to_the_field(c
     page = response.get_data(as_text=True)
     assert response.status_code == 400
     assert 'data-error="card_costs"' in page
-    assert "Card prices in one turn (the table in the rulebook): the first card costs 1 gold" in page
+    assert (
+        "Card prices in one turn (the table in the rulebook): the first card costs 1 gold" in page
+    )
 
 
 def test_a_turn_through_the_forms_names_the_victim_before_the_robbery(guild):
@@ -279,3 +281,29 @@ def test_any_move_post_is_applied_or_refused_never_a_500(client, kind, form, ste
     response = client.post(f"{pages.url}/moves", data={"version": version, **form, "type": kind})
     assert response.status_code < SERVER_ERROR
     assert client.get(pages.url).status_code == 200
+
+
+def test_the_json_api_plays_a_robbery_and_refuses_a_bad_roll_with_400(client):
+    body = {"game": "thieves_guild", "players": names(6), "card_costs": [1, 2]}
+    created = client.post("/api/tables", json=body)
+    assert created.status_code == 201, created.get_json()
+    table = created.get_json()
+    url = f"/api/tables/{table['id']}"
+    auth = {"Authorization": f"Bearer {table['edit_key']}"}
+    moves = [
+        {"type": "start"},
+        {"type": "loot", "roll": 5},
+        {"type": "target", "roll": 4, "direction": "right"},
+        {"type": "rob"},
+    ]
+    for version, move in enumerate(moves):
+        answer = client.post(f"{url}/moves", json={"version": version, "move": move}, headers=auth)
+        assert answer.status_code == 200, answer.get_json()
+    state = client.get(url).get_json()["state"]
+    robber = state["start_player"]
+    assert state["players"][robber]["gold"] == 18 and sum(p["gold"] for p in state["players"]) == 78
+    bad = client.post(
+        f"{url}/moves", json={"version": 4, "move": {"type": "loot", "roll": 7}}, headers=auth
+    )
+    assert bad.status_code == 400 and "from 1 to 6, not 7" in bad.get_json()["error"]
+    assert client.get(url).get_json()["state"] == state
