@@ -69,6 +69,13 @@ def test_setup_each_further_card_in_a_turn_costs_more(costs):
         thieves_guild.new_table({"players": names(4), "card_costs": costs})
 
 
+def test_setup_an_unknown_setup_field_is_refused_by_name():
+    with pytest.raises(
+        InvalidSetup, match='Unknown setup field "variant".*takes: players, card_costs'
+    ):
+        thieves_guild.new_table({"players": names(4), "card_costs": [1], "variant": True})
+
+
 def test_setup_first_player_is_the_highest_roll_entered():
     state = started(5, first=3)
     assert state["start_player"] == state["turn"] == 3 and state["phase"] == "buy"
