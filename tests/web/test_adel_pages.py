@@ -196,3 +196,21 @@ def test_the_move_log_describes_each_move_and_undo_goes_back_a_step(client, av):
     undone = client.post("/api" + av.url + "/undo", json={"version": version})
     assert undone.status_code == 200, undone.get_data(as_text=True)
     assert av.state()["phase"] == "buy"
+
+
+def test_two_players_surprise_one_reveal_for_location_and_action(client, av):
+    data = {**setup_form(["Ann", "Bob"]), "variant": "surprise"}
+    response = client.post("/tables/new/adel_verpflichtet", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    av.url = response.headers["Location"]
+    assert 'data-testid="choose-panel"' in av.page()
+    av.lock_in()
+    fields = {"type": "choices", "place0": "auction", "place1": "castle"}
+    av.post({**fields, "act0": "check:11", "act1": "detective"})
+    assert av.state()["phase"] == "buy"
+
+
+def test_two_players_without_a_variant_are_refused_at_the_board_values(client):
+    response = client.post("/tables/new/adel_verpflichtet", data=setup_form(["Ann", "Bob"]))
+    assert response.status_code == 400
+    assert "surprise or conflict of interest" in response.get_data(as_text=True)
