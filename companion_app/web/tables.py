@@ -6,10 +6,10 @@ from markupsafe import Markup
 from companion_app.games import VIEWS, view_for
 from companion_app.games.forms import keep_refused, kept_entry, parse_version
 from companion_app.i18n import translate_error
-from companion_app.results import qr
+from companion_app.results import links, qr
 from companion_app.server import rights
 from companion_app.store import StoreError, Table, get_store
-from companion_app.web.results import public_results_url, public_url
+from companion_app.web.results import lan_url, public_results_url, public_url
 from scoring.errors import RuleError
 from scoring.games import get_game
 
@@ -58,7 +58,10 @@ def table(table_id: str):
     context["kept"] = kept_entry(table_id)  # a refused move's entry, shown again once
     if context["summary"]["finished"]:
         # Generated from our own escaped text, so the SVG is trusted markup.
-        context["qr"] = Markup(qr.svg(public_results_url(table_id)))
+        results_url = public_results_url(table_id)
+        context["qr"] = Markup(qr.svg(results_url))
+        context["qr_local_only"] = links.is_local_only(results_url)
+        context["qr_lan_url"] = lan_url(results_url)
     elif rights.role_for(table_id) == rights.HOST and not current.abandoned:
         context["scorer_url"] = scorer_url(table_id)
         context["scorer_qr"] = Markup(qr.svg(context["scorer_url"]))

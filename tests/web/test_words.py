@@ -327,3 +327,37 @@ def test_klub_setup_shows_every_error_at_once(client):
     assert shown["money"].startswith("Property: starting money (£): ")
     assert shown["votes"].startswith("Election: starting votes: ")
     assert 'name="money" value="ten"' in page  # what was typed stays
+
+
+def test_old_history_msgids_are_gone_and_home_and_archive_read_differently():
+    """Issue 14: no stale "History" / "History and undo" entries; in Czech the home list's
+    finished games and the games archive have clearly different names."""
+    from babel.messages.pofile import read_po
+
+    from tests.web.test_translations import catalog_path
+
+    for locale in ("cs", "en"):
+        with open(catalog_path(locale, "po"), "rb") as po:
+            catalog = read_po(po, locale=locale)
+        assert catalog.get("History") is None and catalog.get("History and undo") is None
+    with open(catalog_path("cs", "po"), "rb") as po:
+        czech = read_po(po, locale="cs")
+    home, archive = czech.get("Finished games").string, czech.get("Played games").string
+    assert home and archive and home.split()[-1] != archive.split()[-1]
+    assert "hran" not in archive  # not Dohrané / Odehrané side by side
+
+
+def test_final_screen_qr_warns_when_its_address_is_local_only(app, client, monkeypatch):
+    """The table's final screen: opened at 127.0.0.1 its results code warns and offers the LAN
+    address; with a LAN base URL there is no warning."""
+    from companion_app.server import serve
+    from tests.results.conftest import play_table
+
+    monkeypatch.setattr(serve, "lan_address", lambda: "10.1.2.3")
+    table_id = play_table(app)
+    here = "http://127.0.0.1:5000"
+    page = client.get(f"/tables/{table_id}", base_url=here).get_data(as_text=True)
+    note = re.search(r'data-testid="local-only">(.*?)</p>', page, re.S).group(1)
+    assert f"http://10.1.2.3:5000/tables/{table_id}/results" in note
+    app.config["BASE_URL"] = "http://192.168.1.20:8000/"
+    assert 'data-testid="local-only"' not in client.get(f"/tables/{table_id}").get_data(True)
