@@ -165,7 +165,7 @@ def test_setup_and_calculator_in_czech(live_server, browser):
     for seat, name in enumerate(NAMES):
         page.fill(f"[data-testid=player-{seat}]", name)
     page.check("[data-testid=variant]")
-    page.select_option("[data-testid=refund]", "down")
+    page.click("[data-testid=refund] .chip:has(input[data-refund=down])")
     tablet.shot("setup-cs")
     tablet.submit("[data-testid=create]")
     assert "Vylosovat začínajícího hráče" in page.inner_text("[data-testid=start-panel]")
