@@ -274,10 +274,10 @@ VALUES = [
 def test_any_move_post_is_applied_or_refused_never_a_500(client, kind, form, steps):
     pages = GuildPages(client)
     pages.create(5)
-    pages.post({"type": "start", "seat": "1"})
-    for step in steps:
-        pages.post(step)
-    version = VERSION_FIELD.search(pages.page()).group(1)
+    for step in [{"type": "start", "seat": "1"}, *steps]:
+        version = client.get("/api" + pages.url).get_json()["version"]
+        client.post(f"{pages.url}/moves", data={**step, "version": version})
+    version = client.get("/api" + pages.url).get_json()["version"]
     response = client.post(f"{pages.url}/moves", data={"version": version, **form, "type": kind})
     assert response.status_code < SERVER_ERROR
     assert client.get(pages.url).status_code == 200
