@@ -3,7 +3,10 @@
 from flask_babel import gettext
 
 from companion_app.i18n import money
-from scoring.razzia import table
+from scoring.razzia import cards, table
+
+#: The highest check in the box (RULES.md §1 "Cards": checks 1,000 ... 16,000).
+TOP_CHECK = 16000
 
 
 def turn_banner(state: dict, actions: dict) -> str:
@@ -37,3 +40,22 @@ def round_end_steps(state: dict) -> list[str]:
             round=state["round"] + 1,
         ),
     ]
+
+
+def deal_steps(players: int) -> list[str]:
+    """What the table lays out before the first deal (RULES.md §1 "Checks by player count")."""
+    high = max(cards.checks_in_play(players))
+    steps = [gettext("Put the 1,000 check face up in the centre.")]
+    if high < TOP_CHECK:
+        steps.append(
+            gettext(
+                "Put the checks above %(high)s back in the box: %(players)s players do not"
+                " use them.",
+                high=money(high),
+                players=players,
+            )
+        )
+    steps.append(
+        gettext("Shuffle the 99 loot cards and 21 police officers into one face-down deck.")
+    )
+    return steps

@@ -361,3 +361,18 @@ def test_final_screen_qr_warns_when_its_address_is_local_only(app, client, monke
     assert f"http://10.1.2.3:5000/tables/{table_id}/results" in note
     app.config["BASE_URL"] = "http://192.168.1.20:8000/"
     assert 'data-testid="local-only"' not in client.get(f"/tables/{table_id}").get_data(True)
+
+
+@pytest.mark.parametrize(
+    ("players", "removed"), [(2, "9,000"), (3, "13,000"), (4, "13,000"), (5, None)]
+)
+def test_razzia_deal_screen_says_what_to_lay_out_for_this_player_count(client, players, removed):
+    """RULES.md §1 "Checks by player count": the 1,000 check in the centre, the unused checks
+    back in the box (2 players use 1-9, 3-4 use 1-13, 5 all 16), the deck shuffled."""
+    page = Table(client, "razzia", ["Ann", "Bob", "Cid", "Dee", "Eve"][:players]).page()
+    steps = re.search(r'data-testid="setup-steps">(.*?)</ol>', page, re.S).group(1)
+    assert "Put the 1,000 check face up in the centre." in steps
+    if removed:
+        assert f"Put the checks above {removed} back in the box: {players} players" in steps
+    else:
+        assert "back in the box" not in steps
