@@ -120,6 +120,7 @@ def device_panel(table_id: str) -> dict:
         "arm_choosing": choosing,
         "followed": device_feed.followed_table()["table"] == table_id,
         "badge": badge,
+        "simulator": status.get("simulator"),  # which engine runs a simulated box, if one does
         "folded": folded(badge, choosing, body["reveal"]),
         "reveal_line": reveal_line(body["reveal"], text),
         "text": text,

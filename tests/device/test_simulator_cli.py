@@ -5,7 +5,7 @@ import pytest
 from companion_app import cli
 from companion_app.device import embed, mpsim
 from firmware import protocol as P
-from tests.device.liveapp import wait_until
+from tests.device.liveapp import Razzia, wait_until
 from tests.device.procs import Companion
 from tests.device.test_simulator import Host
 
@@ -53,14 +53,26 @@ def test_serve_simulate_takes_an_engine():
         cli.build_parser().parse_args(["serve", "--simulate=pypy"])
 
 
-@pytest.mark.parametrize("engine", ["cpython", "micropython"])
-def test_serve_simulate_reports_its_engine_in_the_status(live, engine):
+def box_page(live, table_id):
+    """The table's box page as the app renders it now."""
+    return live.app.test_client().get(f"/tables/{table_id}/box").get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("engine", "label"),
+    [("cpython", "Simulated box: CPython"), ("micropython", "Simulated box: MicroPython")],
+)
+def test_serve_simulate_says_which_engine_runs_in_the_status_and_the_panel(live, engine, label):
+    table = Razzia(live)
     running = embed.Embedded(live.app, live.url, embed.plan(simulate=engine))
     try:
         assert running.sim.ENGINE == engine
         assert wait_until(lambda: live.ok("GET", "/api/device/status")["connected"], SHOWN_S)
         status = live.ok("GET", "/api/device/status")
         assert status["mode"] == "simulator" and status["simulator"] == engine
+        page = box_page(live, table.id)
+        assert f'data-engine="{engine}">{label}</span>' in page
     finally:
         running.stop()
     assert "simulator" not in live.ok("GET", "/api/device/status")
+    assert 'data-testid="device-engine"' not in box_page(live, table.id)
