@@ -38,6 +38,14 @@ KNOWN_CARDS = ("Špatná informace", "Černý Petr", "Alarm", "Trezor", "Drzost"
 #: Gold amounts offered as chips on the card form (more is typed).
 GOLD_CHIPS = range(1, 7)
 
+#: The seat rule shown beside the target roll, by player count (RULES.md §3); 7-9 count freely.
+SEAT_RULES = {
+    3: _l("3 players: odd robs the left neighbour, even the right."),
+    4: _l("4 players: 1-2 robs the left neighbour, 3-4 the one opposite, 5-6 the right."),
+    5: _l("5 players: count left or right; a five lands on the robber, a six is rolled again."),
+    6: _l("6 players: count left or right; a six lands on the robber."),
+}
+SEAT_RULE_DISTANCE = _l("Count the target roll left or right.")
 PHASES = {
     "start": _l("Who starts?"),
     "buy": _l("Buying cards"),
@@ -157,19 +165,7 @@ def table_facts(state: dict) -> dict:
 
 def seat_rule(count: int) -> str:
     """The seat rule of this player count, as the rulebook states it."""
-    if count == 3:
-        return str(_l("3 players: odd robs the left neighbour, even the right."))
-    if count == 4:
-        return str(
-            _l("4 players: 1-2 robs the left neighbour, 3-4 the one opposite, 5-6 the right.")
-        )
-    if count == 5:
-        return str(
-            _l("5 players: count left or right; a five lands on the robber, a six is rolled again.")
-        )
-    if count == 6:
-        return str(_l("6 players: count left or right; a six lands on the robber."))
-    return str(_l("Count the target roll left or right."))
+    return str(SEAT_RULES.get(count, SEAT_RULE_DISTANCE))
 
 
 def parse_move(form: MultiDict) -> dict:

@@ -1,7 +1,7 @@
 """Read-only views of a Cech zlodějů state: actions, legal moves, summary, standings."""
 
 from scoring.thieves_guild import seats, turn
-from scoring.thieves_guild.table import GOLD_IN_BOX
+from scoring.thieves_guild.table import CARDS_IN_BOX, GOLD_IN_BOX
 
 
 def actions(state: dict) -> dict:
@@ -141,4 +141,4 @@ def gold_total(state: dict) -> int:
 def ledger_ok(state: dict) -> bool:
     """True when gold and cards are all accounted for (RULES.md §3 "Material")."""
     cards = sum(player["cards"] for player in state["players"]) + state["deck"] + state["discard"]
-    return gold_total(state) == GOLD_IN_BOX and cards == 50
+    return gold_total(state) == GOLD_IN_BOX and cards == CARDS_IN_BOX

@@ -12,6 +12,9 @@ DIRECTIONS = (LEFT, RIGHT)
 DISTANCE_FROM = 5
 FIVE = 5
 FOUR = 4
+THREE = 3
+#: 4 players: 1-2 robs the left neighbour, 3-4 the player opposite, 5-6 the right neighbour.
+FOUR_PLAYER_STEPS = {1: 1, 2: 1, 3: 2, 4: 2, 5: -1, 6: -1}
 DIE = range(1, 7)
 #: A five-player table rolls a six again (seed: "Varianta hry pro 5 hráčů").
 REROLLED_WITH_FIVE = 6
@@ -61,10 +64,10 @@ def check_direction(players: int, direction: object) -> str:
 
 def victim(players: int, robber: int, roll: int, direction: str | None) -> int | None:
     """The seat the target roll robs, or None when the count lands on the robber."""
-    if players == 3:
-        step = 1 if roll % 2 else -1
+    if players == THREE:
+        step = 1 if roll % 2 else -1  # odd robs the left neighbour, even the right
     elif players == FOUR:
-        step = 1 if roll <= 2 else (2 if roll <= 4 else -1)
+        step = FOUR_PLAYER_STEPS[roll]
     else:
         if roll % players == 0:
             return None
