@@ -504,3 +504,44 @@ def test_box_shows_the_turns_step_and_track_progress_never_the_raid():
     assert shown == {"police": 5, "limit": 7, "round": 1, "rounds": 4, "seats": 4}
     t.state["players"][0]["position"] = 60
     assert adel.device_display(t.state)["police"] == 6
+
+
+# -- Bad input: refused by name, nothing changes ----------------------------------------------
+
+
+def test_a_check_already_spent_at_the_auction_house_cannot_be_played_again():
+    t = table(3)
+    go(t, [A, C, C], [chk(14), DET, DET])
+    t.play({"type": "buy", "pile": 0})
+    t.play({"type": "next"})
+    t.play({"type": "locations", "places": [A, C, C]})
+    refused(t.state, {"type": "actions", "actions": [chk(14), DET, DET]}, "Ann does not hold")
+
+
+def test_a_check_stolen_away_is_no_longer_its_first_owners():
+    t = table(3)
+    go(t, [A, A, C], [chk(14), thf(3), DET])
+    t.play({"type": "buy", "pile": 0})
+    t.play({"type": "next"})
+    t.play({"type": "locations", "places": [A, A, C]})
+    refused(t.state, {"type": "actions", "actions": [chk(14), chk(21), DET]}, "Ann does not")
+    t.play({"type": "actions", "actions": [chk(11), chk(14), DET]})
+    assert adel.actions(t.state)["buyer"] == 1
+
+
+def test_unknown_setup_field_and_move_field_are_refused_by_name():
+    with pytest.raises(InvalidSetup, match='Unknown setup field "colour"'):
+        adel.new_table({**setup(3), "colour": "red"})
+    t = table(3)
+    move = {"type": "locations", "places": [A, C, C], "seat": 1}
+    refused(t.state, move, 'Unknown field "seat" in a move of type locations')
+
+
+def test_a_true_or_text_where_a_number_belongs_is_refused():
+    t = table(3)
+    t.play({"type": "locations", "places": [A, C, C]})
+    move = {"type": "actions", "actions": [{"card": "check", "value": True}, DET, DET]}
+    refused(t.state, move, "Ann")
+    go_buy = table(3)
+    go(go_buy, [A, C, C], [chk(11), DET, DET])
+    refused(go_buy.state, {"type": "buy", "pile": True, "next": None}, "Choose the pile")

@@ -214,3 +214,65 @@ def test_two_players_without_a_variant_are_refused_at_the_board_values(client):
     response = client.post("/tables/new/adel_verpflichtet", data=setup_form(["Ann", "Bob"]))
     assert response.status_code == 400
     assert "surprise or conflict of interest" in response.get_data(as_text=True)
+
+
+JUNK_VALUES = ["", "x", "-1", "1.5", "99999999999999999999", "A:x", "check:abc", "Z:1700", "0"]
+
+
+def test_junk_forms_never_answer_500(client, av):
+    import random
+
+    rng = random.Random(10)
+    av.create()
+    av.lock_in()  # so junk reaches the form reading and the rules, not only the reveal gate
+    fields = [
+        "type",
+        "place0",
+        "place1",
+        "act0",
+        "act2",
+        "pile",
+        "next.letter",
+        "next.new",
+        "next.year",
+        "shows0",
+        "show0",
+        "top",
+        "bottom",
+        "thief",
+        "steal0",
+    ]
+    types = ["locations", "actions", "choices", "buy", "exhibitions", "steal", "next", "final", ""]
+    for _ in range(25):
+        data = {field: rng.choice(JUNK_VALUES) for field in rng.sample(fields, 6)}
+        data["type"] = rng.choice(types)
+        assert av.post(data).status_code < 500
+        setup = {
+            **setup_form(),
+            **{
+                f: rng.choice(JUNK_VALUES)
+                for f in (
+                    "banquet",
+                    "top3",
+                    "p1.check2",
+                    "p0.card1.letter",
+                    "p0.card1.new",
+                    "top1.year",
+                    "variant",
+                )
+            },
+        }
+        assert client.post("/tables/new/adel_verpflichtet", data=setup).status_code < 500
+        sheet = {
+            "kind": rng.choice(["castle", "auction", "final", "x"]),
+            "p0.name": "A",
+            "p1.name": "B",
+            "p0.cards": rng.choice(JUNK_VALUES),
+            "p0.position": rng.choice(JUNK_VALUES),
+            "p0.role": rng.choice(["exhibit", "thief", "check", "x"]),
+            "p0.value": rng.choice(JUNK_VALUES),
+            "jail": rng.choice(["A:1", "x", ":", "B:1, A:2, A:3"]),
+            "top": rng.choice(JUNK_VALUES),
+        }
+        assert client.post("/score/adel_verpflichtet", data=sheet).status_code < 500
+    assert av.state()["phase"] == "location"
