@@ -376,3 +376,40 @@ def test_razzia_deal_screen_says_what_to_lay_out_for_this_player_count(client, p
         assert f"Put the checks above {removed} back in the box: {players} players" in steps
     else:
         assert "back in the box" not in steps
+
+
+def finished_for_sale(app) -> str:
+    """A finished 3-player For Sale table played with random legal moves; its id."""
+    import random
+
+    from companion_app.store import get_store
+    from scoring import for_sale
+    from tests.scoring.for_sale_random import random_move
+    from tests.web.test_for_sale_store import lock_everyone
+
+    rng = random.Random(3)
+    with app.app_context():
+        store = get_store()
+        table = store.create_table("for_sale", {"players": FOR_SALE})
+        while not for_sale.summary(table.state)["finished"]:
+            if for_sale.reveal_seats(table.state):
+                lock_everyone(table)
+            table = store.apply_move(table.id, random_move(table.state, rng), table.version)
+        return table.id
+
+
+@pytest.mark.parametrize(("lang", "thousand"), [("en", "1,000"), ("cs", "1\xa0000")])
+def test_money_uses_one_locale_number_format_everywhere(app, client, lang, thousand):
+    """For Sale coins "9 × 1,000 = 9,000" (Czech "9 × 1 000 = 9 000"), never mixed; the results
+    page groups the money the same way."""
+    table_id = finished_for_sale(app)
+    client.post("/lang", data={"lang": lang, "next": "/"})
+    page = client.get(f"/tables/{table_id}").get_data(as_text=True)
+    cells = re.findall(r'data-cat="coins">(\d+) × ([^=<]+) = ([^<]+)</td>', page)
+    assert cells and all(shown.strip() == thousand for _coins, shown, _total in cells)
+    separator = thousand[1]
+    for coins, _shown, total in cells:
+        assert total == f"{int(coins) * 1000:,}".replace(",", separator)
+    results = client.get(f"/tables/{table_id}/results").get_data(as_text=True)
+    scores = re.findall(r'data-cat="score">([^<]+)</td>', results)
+    assert scores and all(re.fullmatch(rf"\d{{1,3}}(?:{separator}\d{{3}})*", s) for s in scores)
