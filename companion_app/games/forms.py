@@ -81,20 +81,20 @@ FIELD_PREFIX = re.compile(r"^\s*([a-z_]+)(?:\[\d+\])?[.:\[]")
 class KeptEntry:
     """What a refused move form held, so its panel shows it again with the bad field marked."""
 
-    def __init__(self, area: str = "", fields: dict | None = None, field: str | None = None):
+    def __init__(self, area: str = "", fields: dict | None = None, named: list | None = None):
         self.area = area
         self.fields = MultiDict(
             [(name, value) for name, values in (fields or {}).items() for value in values]
         )
-        self.field = field
+        self.named = list(named or [])
 
     def of(self, area: str) -> MultiDict:
         """The kept fields when `area` is the panel of the refused form, else nothing."""
         return self.fields if area == self.area else MultiDict()
 
     def invalid(self, area: str, name: str) -> bool:
-        """Whether the refusal names this field of this panel's form."""
-        return area == self.area and name == self.field
+        """Whether a refusal names this field of this panel's form."""
+        return area == self.area and name in self.named
 
 
 def refused_field(refused: Exception) -> str | None:
@@ -107,7 +107,7 @@ def refused_field(refused: Exception) -> str | None:
 
 
 def keep_refused(table_id: str, area: str, form: MultiDict, refused: Exception) -> None:
-    """Remember the refused form for the next page of this table (one entry per browser)."""
+    """Remember the refused form and the fields its refusals name, for the table's next page."""
     fields = {
         name: [value[:KEPT_CHARS] for value in form.getlist(name)]
         for name in form
@@ -117,7 +117,7 @@ def keep_refused(table_id: str, area: str, form: MultiDict, refused: Exception) 
         "table": table_id,
         "area": area,
         "fields": fields,
-        "field": refused_field(refused),
+        "named": [refused_field(each) for each in (refused, *getattr(refused, "others", []))],
     }
 
 
@@ -127,4 +127,4 @@ def kept_entry(table_id: str) -> KeptEntry:
     if not kept or kept.get("table") != table_id:
         return KeptEntry()
     session.pop(KEPT_KEY)
-    return KeptEntry(kept.get("area", ""), kept.get("fields"), kept.get("field"))
+    return KeptEntry(kept.get("area", ""), kept.get("fields"), kept.get("named"))

@@ -107,7 +107,8 @@ def move(table_id: str):
     try:
         get_store().apply_move(table_id, posted, parse_version(request.form))
     except (RuleError, StoreError) as refused:
-        flash(translate_error(refused), area)
+        for each in (refused, *getattr(refused, "others", [])):  # every refusal at once
+            flash(translate_error(each), area)
         keep_refused(table_id, area, request.form, refused)
         return redirect(url_for("web.table", table_id=table_id, _anchor=area), code=303)
     return redirect(url_for("web.table", table_id=table_id), code=303)

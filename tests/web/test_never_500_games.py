@@ -28,6 +28,7 @@ MOVE_TYPES = [
     "old_lady",
     "end_actions",
     "next_round",
+    "step",
     "x",
     "",
 ]
@@ -56,6 +57,8 @@ FIELDS = [
     "place",
     "megaphones",
     "exempt",
+    "step",
+    "order0",
     "version",
 ]
 values = st.lists(
@@ -79,6 +82,9 @@ values = st.lists(
             "sell",
             "spend",
             "exchange",
+            "votes:-1",
+            "cash:+1",
+            "0:5/2",
             "<b>",
             "null",
         ]
