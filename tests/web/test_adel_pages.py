@@ -276,3 +276,17 @@ def test_junk_forms_never_answer_500(client, av):
         }
         assert client.post("/score/adel_verpflichtet", data=sheet).status_code < 500
     assert av.state()["phase"] == "location"
+
+
+def test_czech_pages_use_the_rulebooks_terms(client):
+    client.post("/lang", data={"lang": "cs", "next": "/"})
+    czech = AdelPages(client)
+    czech.create()
+    page = czech.page()
+    assert "Kam kdo jde?" in page and "Aukční síň" in page and "Zámek" in page
+    czech.lock_in()
+    czech.post({"type": "locations", "place0": "auction", "place1": "castle", "place2": "castle"})
+    page = czech.page()
+    assert "Šek 11" in page and "Zloděj 3" in page and "Detektiv" in page
+    setup = client.get("/tables/new/adel_verpflichtet").get_data(as_text=True)
+    assert "Hodovní tabule začíná na poli" in setup
