@@ -2,7 +2,7 @@
 
 from flask_babel import gettext
 
-from companion_app.i18n import signed
+from companion_app.i18n import pounds, signed
 
 
 def notice_text(state: dict) -> str | None:
@@ -39,6 +39,11 @@ def notice_text(state: dict) -> str | None:
     )
 
 
+def _pounds(value: object) -> str:
+    """An amount as the page prints pounds (−£2), or as sent when it is not a number."""
+    return pounds(value) if isinstance(value, int) and not isinstance(value, bool) else str(value)
+
+
 def tile_text(tile: dict) -> str:
     """A tile as the forms take it: value/district."""
     return f"{tile['value']}/{tile['district']}"
@@ -66,7 +71,7 @@ def _describe_property(move: dict, name: str) -> str:
         return gettext("%(name)s spent £%(amount)s", name=name, amount=move.get("amount"))
     if action == "receive":
         return gettext("%(name)s received £%(amount)s", name=name, amount=move.get("amount"))
-    return gettext("%(name)s's cash set to £%(cash)s", name=name, cash=move.get("cash"))
+    return gettext("%(name)s's cash set to %(cash)s", name=name, cash=_pounds(move.get("cash")))
 
 
 def _describe_legacy(move: dict, name: str) -> str:
@@ -79,7 +84,9 @@ def _describe_legacy(move: dict, name: str) -> str:
             "%(name)s received £%(amount)s (Legacy)", name=name, amount=move.get("amount")
         )
     if action == "set_cash":
-        return gettext("%(name)s's Legacy cash set to £%(cash)s", name=name, cash=move.get("cash"))
+        return gettext(
+            "%(name)s's Legacy cash set to %(cash)s", name=name, cash=_pounds(move.get("cash"))
+        )
     if action == "add" and move.get("label"):
         return gettext(
             "%(name)s got the Legacy property %(label)s worth £%(value)s",

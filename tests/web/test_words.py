@@ -413,3 +413,16 @@ def test_money_uses_one_locale_number_format_everywhere(app, client, lang, thous
     results = client.get(f"/tables/{table_id}/results").get_data(as_text=True)
     scores = re.findall(r'data-cat="score">([^<]+)</td>', results)
     assert scores and all(re.fullmatch(rf"\d{{1,3}}(?:{separator}\d{{3}})*", s) for s in scores)
+
+
+@pytest.mark.parametrize(("lang", "expected"), [("en", "Ann's cash set to −£2"), ("cs", "−£2")])
+def test_klub_history_prints_negative_cash_as_minus_pounds(app, lang, expected):
+    """A cash entry below zero reads "−£2" in the move log, never "£-2"."""
+    from flask_babel import force_locale
+
+    from companion_app.games.prodigals_club_text import describe
+
+    move = {"type": "property", "seat": 0, "action": "set_cash", "cash": -2}
+    with app.test_request_context(), force_locale(lang):
+        line = describe(move, ["Ann", "Bob"])
+    assert expected in line and "£-" not in line
