@@ -26,7 +26,9 @@ BAUD = 115200
 BITS_PER_BYTE = 10  # 8N1: start bit, 8 data bits, stop bit
 #: MicroPython's ESP32 port keeps UART0's input in stdin_ringbuf_array[260], which holds 259.
 STDIN_RING = 260
-MAX_GAP_S = 0.02  # line time credited per tick at most: a stalled host process adds no flood
+#: Line time credited per tick at most (two nominal ticks): a host process that stalls the
+#: simulator delivers at most 115 bytes per tick, not a flood a board on time never sees.
+MAX_GAP_S = 0.01
 
 
 class SimPin:

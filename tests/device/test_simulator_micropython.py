@@ -13,7 +13,7 @@ import pytest
 
 from companion_app.device import deploy as D
 from companion_app.device import mpsim
-from companion_app.device.simulator import STDIN_RING, PtyPort, Simulator
+from companion_app.device.simulator import MAX_GAP_S, STDIN_RING, PtyPort, Simulator
 from firmware import protocol as P
 from tests.device.liveapp import wait_until
 from tests.device.test_simulator import WAIT_S, Host, simulator
@@ -123,8 +123,8 @@ def test_the_line_carries_115200_baud_per_tick(wire):
 def test_the_stdin_ring_holds_259_bytes_and_loses_the_rest(wire):
     host, port = wire
     host.data.extend(b"y" * 2000)
-    for _ in range(10):  # 10 ticks of 20 ms nobody reads: 2000 bytes arrive
-        port.pump(0.02)
+    for _ in range(20):  # 20 ticks of 10 ms nobody reads: 2000 bytes arrive
+        port.pump(0.01)
     assert port.waiting() == STDIN_RING - 1 == 259
     assert port.lost == 2000 - 259
     assert port.readinto(bytearray(128)) == 128 and port.waiting() == 131
@@ -136,7 +136,7 @@ def test_an_idle_line_saves_no_time_and_a_stall_floods_nothing(wire):
         port.pump(0.005)  # half a second of silence
     host.data.extend(b"z" * 500)
     port.pump(5.0)  # the host process stalled for 5 s: at most MAX_GAP_S of line time
-    assert port.waiting() == int(0.02 * LINE_BYTES_PER_S) and port.lost == 0
+    assert port.waiting() == int(MAX_GAP_S * LINE_BYTES_PER_S) == 115 and port.lost == 0
 
 
 def load_simhost(clock):
@@ -181,6 +181,10 @@ def test_the_micropython_board_line_runs_at_115200_baud():
         clock[0] += 5
         simhost._uart(clock[0])
     assert simhost.UART0.waiting() == int(0.02 * LINE_BYTES_PER_S) == 230
+    assert simhost.UART0.readinto(bytearray(300)) == 230
+    clock[0] += 1000  # the process stalled: one look's worth (5 ms), no flood
+    simhost._uart(clock[0])
+    assert simhost.UART0.waiting() == 58  # 57.6 and the 0.4 left over
 
 
 def test_a_starved_watchdog_reboots_the_simulated_board():

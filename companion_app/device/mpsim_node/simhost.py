@@ -18,7 +18,10 @@ import hostio
 BAUD = 115200
 BITS_PER_BYTE = 10  # 8N1: start bit, 8 data bits, stop bit
 LOOK_MS = 5  # the world is looked at this often while the firmware waits
-MAX_GAP_MS = 20  # line time credited per look at most (a stalled host process adds no flood)
+#: Line time credited per look at most. A tick of the box looks twice (before and after its
+#: 5 ms sleep), so a host process that stalls the board delivers at most 2 x 57 bytes per
+#: tick, as an on-time board would, instead of a flood the board never sees.
+MAX_GAP_MS = LOOK_MS
 RING_SIZE = 260  # MicroPython's ESP32 port: stdin_ringbuf_array[260] (holds 259 bytes)
 _MP_STREAM_POLL = 3
 CAUSES = {"power-on": 1, "reset": 2, "wdt": 3}
