@@ -24,8 +24,18 @@ PLACES = (AUCTION, CASTLE)
 CHECK, THIEF, DETECTIVE, EXHIBIT, NOTHING = "check", "thief", "detective", "exhibit", "none"
 
 
-def read_card(value: object, field: str, error: type[RuleError] = IllegalMove) -> dict:
-    """A collection card {"letter": "B", "year": 1720}, or `error` naming `field`."""
+#: The refusal of something that is not a collection card ({field}: where it was entered).
+NOT_A_CARD = N_("{field}: a collection card is a letter A to F and a year, like B 1720.")
+
+
+def read_card(
+    value: object,
+    field: str,
+    error: type[RuleError] = IllegalMove,
+    template: str = NOT_A_CARD,
+    **params: object,
+) -> dict:
+    """A collection card {"letter": "B", "year": 1720}, or `error` (`template`) naming `field`."""
     if (
         not isinstance(value, dict)
         or set(value) != {"letter", "year"}
@@ -33,10 +43,7 @@ def read_card(value: object, field: str, error: type[RuleError] = IllegalMove) -
         or type(value["year"]) is not int
         or value["year"] not in YEARS
     ):
-        raise error(
-            N_("{field}: a collection card is a letter A to F and a year, like B 1720."),
-            field=field,
-        )
+        raise error(template, field=field, **params)
     return {"letter": value["letter"], "year": value["year"]}
 
 

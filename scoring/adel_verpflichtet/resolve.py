@@ -47,6 +47,10 @@ def _note(state: dict, step: str, **params: object) -> None:
     state["report"] = [*state["report"], {"step": step, **params}]
 
 
+#: The refusal of a card that comes up which is not a letter and a year.
+NEXT_CARD = N_("The card now on top of pile {pile}: tap a letter A to F and enter its year.")
+
+
 def start(state: dict) -> None:
     """The actions are revealed: resolve the auction house, or wait for the buyer's pick."""
     state["report"] = []
@@ -78,7 +82,9 @@ def buy(state: dict, move: dict) -> None:
     if not left and after is not None:
         raise IllegalMove(N_("Pile {pile} is empty now; no card comes up."), pile=pile + 1)
     card = chosen["top"]
-    chosen["top"] = cards.read_card(after, "next") if left else None
+    chosen["top"] = (
+        cards.read_card(after, "next", template=NEXT_CARD, pile=pile + 1) if left else None
+    )
     chosen["size"] = left
     player = state["players"][seat]
     player["hand"] = [*player["hand"], card]

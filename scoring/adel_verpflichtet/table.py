@@ -143,6 +143,10 @@ def read_fraction(entry: object, space: int, error=InvalidSetup) -> list | None:
     return list(entry)
 
 
+#: Refusals of a card entered at setup, in the words of the form.
+DEALT_CARD = N_("Card {number} of player {seat}: tap a letter A to F and enter its year.")
+TOP_CARD = N_("Top card of pile {pile}: tap a letter A to F and enter its year.")
+
 #: Refusals of the check values and thief numbers ({seat} counts from 1).
 PER_SEAT_MESSAGES = {
     "checks": {
@@ -178,6 +182,8 @@ def _per_seat(value: object, count: int, each: int, what: str) -> list[list[int]
         if not isinstance(numbers, list) or len(numbers) != each:
             raise InvalidSetup(messages["seat"], seat=seat + 1)
         for number in numbers:
+            if number == "":
+                raise InvalidSetup(messages["seat"], seat=seat + 1)
             _whole(number, 1, MAX_VALUE, messages["value"], seat=seat + 1, value=str(number)[:12])
             if number in seen:
                 raise InvalidSetup(
@@ -203,8 +209,19 @@ def _hands(value: object, count: int) -> list[list[dict]]:
                 seat=seat + 1,
                 each=cards.HAND,
             )
-        field = f"hands[{seat}]"
-        hands.append([cards.read_card(card, field, InvalidSetup) for card in hand])
+        hands.append(
+            [
+                cards.read_card(
+                    card,
+                    f"hands[{seat}][{index}]",
+                    InvalidSetup,
+                    DEALT_CARD,
+                    seat=seat + 1,
+                    number=index + 1,
+                )
+                for index, card in enumerate(hand)
+            ]
+        )
     return hands
 
 
@@ -213,7 +230,10 @@ def _piles(tops: object, sizes: list[int]) -> list[dict]:
     if not isinstance(tops, list) or len(tops) != 2:
         raise InvalidSetup(N_("tops: enter the top card of each of the two auction piles."))
     return [
-        {"size": size, "top": cards.read_card(top, f"tops[{index}]", InvalidSetup)}
+        {
+            "size": size,
+            "top": cards.read_card(top, f"tops[{index}]", InvalidSetup, TOP_CARD, pile=index + 1),
+        }
         for index, (size, top) in enumerate(zip(sizes, tops, strict=True))
     ]
 

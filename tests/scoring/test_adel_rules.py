@@ -57,6 +57,12 @@ def test_material_fewer_than_2_or_more_than_5_players_refused(count):
         adel.new_table({**setup(3), "players": names})
 
 
+def test_material_four_checks_each_a_blank_one_is_asked_for():
+    checks = [[11, 12, 13, 14], [21, "", 23, 24], [31, 32, 33, 34]]
+    with pytest.raises(InvalidSetup, match="Checks of player 2: enter 4 check values"):
+        adel.new_table(setup(3, checks=checks))
+
+
 def test_material_all_check_values_differ_two_equal_refused():
     checks = [[11, 12, 13, 14], [21, 22, 23, 12], [31, 32, 33, 34]]
     with pytest.raises(InvalidSetup, match="12 is entered twice .players 1 and 2."):
@@ -83,8 +89,15 @@ def test_board_values_one_fraction_entry_per_space_before_the_banquet():
 def test_collection_card_is_a_letter_a_to_f_and_a_year():
     hands = setup(3)["hands"]
     hands[1][0] = {"letter": "G", "year": 1700}
-    with pytest.raises(InvalidSetup, match=r"hands\[1\]: a collection card is a letter A to F"):
+    with pytest.raises(InvalidSetup, match="Card 1 of player 2: tap a letter A to F"):
         adel.new_table(setup(3, hands=hands))
+    tops = setup(3)["tops"]
+    tops[1] = {"letter": "B", "year": "1700"}
+    with pytest.raises(InvalidSetup, match="Top card of pile 2: tap a letter A to F"):
+        adel.new_table(setup(3, tops=tops))
+    t = table(3)
+    go(t, [A, C, C], [chk(11), DET, DET])
+    refused(t.state, {"type": "buy", "pile": 0, "next": {"letter": "B"}}, "now on top of pile 1")
 
 
 def test_two_players_choose_surprise_or_conflict_of_interest():
