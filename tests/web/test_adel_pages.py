@@ -290,3 +290,25 @@ def test_czech_pages_use_the_rulebooks_terms(client):
     assert "Šek 11" in page and "Zloděj 3" in page and "Detektiv" in page
     setup = client.get("/tables/new/adel_verpflichtet").get_data(as_text=True)
     assert "Hodovní tabule začíná na poli" in setup
+
+
+def test_undoing_the_action_cards_returns_to_their_locked_in_reveal(client, av):
+    av.create()
+    av.lock_in()
+    av.post({"type": "locations", "place0": "auction", "place1": "castle", "place2": "castle"})
+    av.lock_in()
+    av.post({"type": "actions", "act0": "check:11", "act1": "detective", "act2": "exhibit"})
+    version = av.api()["version"]
+    assert client.post("/api" + av.url + "/undo", json={"version": version}).status_code == 200
+    assert av.state()["phase"] == "action"
+    # Everyone had locked in their action card: the corrected entry goes straight in.
+    av.post({"type": "actions", "act0": "check:12", "act1": "detective", "act2": "exhibit"})
+    assert av.state()["phase"] == "buy" and av.state()["played"][0]["value"] == 12
+    # Back to the buy (no secret choice) the reveal is disarmed; back from there to the action
+    # cards a new one is armed and everyone presses again.
+    av.post({"type": "buy", "pile": "0", "next.letter": "B", "next.new": "1591"})
+    for _ in range(2):
+        version = av.api()["version"]
+        client.post("/api" + av.url + "/undo", json={"version": version})
+    reveal = client.get("/api" + av.url + "/device").get_json()["reveal"]
+    assert av.state()["phase"] == "action" and reveal["locked"] == []
