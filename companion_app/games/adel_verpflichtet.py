@@ -113,7 +113,10 @@ def context(state: dict) -> dict:
         "av_ranking": sorted(final["players"], key=lambda r: (r["rank"], r["seat"]))
         if final
         else [],
-        "av_catalogue": catalogue(state.get("profile"), table_cards(state)),
+        # Only the buy enters a card: the catalogue reads the store, so only then.
+        "av_catalogue": catalogue(state["profile"], table_cards(state))
+        if state["phase"] == "buy"
+        else {},
         "av_letters": cards.LETTERS,
         "av_places": cards.PLACES,
         "av_choose_cards": _choose_cards(options) if state["phase"] == "choose" else [],

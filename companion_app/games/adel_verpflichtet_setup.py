@@ -43,13 +43,11 @@ def catalogue(profile: str | None = None, extra: list[dict] = ()) -> dict[str, l
 
 
 def cards_of(table) -> list[dict]:
-    """Every card a table's setup and moves entered (dealt hands, tops, cards come up)."""
-    found = [card for hand in table.setup.get("hands") or [] for card in hand]
-    found += [card for card in table.setup.get("tops") or [] if card]
-    for entry in get_store().history(table.id):
-        move = entry.move or {}
-        if move.get("type") == "buy" and isinstance(move.get("next"), dict):
-            found.append(move["next"])
+    """Every card a table entered: no card leaves the game, so its state holds them all."""
+    state = table.state
+    found = [card for player in state.get("players", []) for card in player.get("hand", [])]
+    found += [pile["top"] for pile in state.get("piles", []) if pile.get("top")]
+    found += [card for shown in state.get("shows") or [] for card in shown or []]
     return [card for card in found if isinstance(card, dict) and "letter" in card]
 
 
