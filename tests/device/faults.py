@@ -1,7 +1,10 @@
 """Byte filters that damage a serial stream line by line: noise, cuts, bad CRCs, repeats, swaps."""
 
+import os
 import random
+import select
 import threading
+import tty
 
 KINDS = ("garbage", "truncate", "crc", "duplicate", "reorder")
 
@@ -62,3 +65,126 @@ class Mangler:
             return data
         held, self._held = self._held, None
         return data + held
+
+
+class Mitm:
+    """A pseudo-terminal man-in-the-middle: the bridge opens `path`, we open the box's port.
+
+    Bytes are carried both ways by a thread, through `to_box` and `from_box` filters
+    (callables bytes -> bytes, e.g. a Mangler). `unplug()` closes our end, so the bridge's
+    port fails like a pulled cable; `replug()` opens a new pseudo-terminal at a new path.
+    """
+
+    READ_SIZE = 4096
+
+    def __init__(self, box_path, to_box=None, from_box=None):
+        self.to_box = to_box or (lambda data: data)
+        self.from_box = from_box or (lambda data: data)
+        self._box_fd = os.open(box_path, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+        tty.setraw(self._box_fd)
+        self._lock = threading.RLock()
+        self._stop_r, self._stop_w = os.pipe()
+        self._master = self._slave = None
+        self.path = None
+        self._open()
+        self._thread = threading.Thread(target=self._carry, name="mitm", daemon=True)
+        self._thread.start()
+
+    def _open(self):
+        """A fresh pseudo-terminal for the bridge."""
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        os.set_blocking(master, False)
+        self._master, self._slave, self.path = master, slave, os.ttyname(slave)
+
+    def unplug(self):
+        """The cable is pulled: the bridge's port fails; nothing passes. (Our slave stays open
+        until the replug, so the new port gets another path, as a re-enumerated USB port.)"""
+        with self._lock:
+            if self._master is not None:
+                os.close(self._master)
+            self._master = None
+            self.path = None
+
+    def replug(self):
+        """The cable is back, at a new path."""
+        with self._lock:
+            old_slave = self._slave
+            self._open()
+            if old_slave is not None:
+                os.close(old_slave)
+
+    def close(self):
+        """Stop carrying and close everything."""
+        os.write(self._stop_w, b"x")
+        self._thread.join()
+        with self._lock:
+            self.unplug()
+            if self._slave is not None:
+                os.close(self._slave)
+        for fd in (self._box_fd, self._stop_r, self._stop_w):
+            os.close(fd)
+
+    def _carry(self):
+        """Forward both ways until closed."""
+        while True:
+            master = self._master
+            fds = [self._box_fd, self._stop_r] + ([master] if master is not None else [])
+            try:
+                ready, _, _ = select.select(fds, [], [], 0.05)
+            except (OSError, ValueError):  # unplugged while we waited
+                continue
+            if self._stop_r in ready:
+                return
+            with self._lock:
+                if self._box_fd in ready:
+                    data = _read(self._box_fd)
+                    if data and self._master is not None:  # unplugged: the box's bytes are lost
+                        _write(self._master, self.from_box(data))
+                if master in ready and master == self._master:
+                    data = _read(master)
+                    if data:
+                        _write(self._box_fd, self.to_box(data))
+
+
+def _read(fd):
+    """What is waiting on `fd` (b"" if nothing or the other end is gone)."""
+    try:
+        return os.read(fd, Mitm.READ_SIZE)
+    except (BlockingIOError, OSError):
+        return b""
+
+
+def _write(fd, data):
+    """All of `data` to `fd`, as far as it takes it."""
+    view = memoryview(data)
+    while view:
+        try:
+            view = view[os.write(fd, view) :]
+        except BlockingIOError:
+            select.select([], [fd], [], 0.05)
+        except OSError:
+            return
+
+
+class LineDropper:
+    """A filter that damages (flips one byte of) the next `count` lines containing `word`."""
+
+    def __init__(self, word, count=1):
+        self.word = word
+        self.count = count
+        self.done = 0
+        self._buf = bytearray()
+
+    def __call__(self, data):
+        self._buf.extend(data)
+        out = bytearray()
+        while b"\n" in self._buf:
+            cut = self._buf.index(b"\n") + 1
+            line = bytes(self._buf[:cut])
+            del self._buf[:cut]
+            if self.done < self.count and self.word in line:
+                self.done += 1
+                line = line[:2] + bytes([line[2] ^ 0x01]) + line[3:]  # the CRC fails
+            out.extend(line)
+        return bytes(out)
