@@ -1,0 +1,235 @@
+"""Every decision in view (issue 14 item 1): whole games of each game, checked after every move.
+
+After each move the table page is loaded as the move's redirect loads it, at 1024x768
+(landscape tablet) and 800x1280 (portrait tablet). The head (round and turn banner) and every
+control marked `data-decision` (the next decision) must lie inside the viewport without any
+scrolling, nothing may scroll sideways (the page or a box inside it), and no tile, panel or
+table may spill its content. The moves go through the JSON API (this computer hosts every
+table), so the walk checks the layout of every position without depending on how each control
+is filled in. Screenshots of the first position of every phase land in test-artifacts/.
+"""
+
+import random
+
+import pytest
+
+from scoring import prodigals_club as club
+from tests.live import SHOTS, json_request
+from tests.scoring import prodigals_random
+from tests.scoring.for_sale_random import random_move as for_sale_move
+from tests.scoring.prodigals_play import setup as club_setup
+from tests.web import game_script as razzia_script
+
+pytestmark = pytest.mark.browser
+
+LANGUAGES = ("cs", "en")
+SIZES = ({"width": 1024, "height": 768}, {"width": 800, "height": 1280})
+#: English is checked after every this many moves (and at the first position of each phase).
+ENGLISH_EVERY = 10
+#: Elements that must not spill their content: card tiles, panels, the players' boxes, tables.
+CONTAINED = (
+    ".card-button, .row-slots li, .panel, .player, .bidder, .house-pick, .device-panel, "
+    ".table-head, .pc-board, .standings, .final, .round-end"
+)
+#: What a page shows of its decision: problems found, and the lowest decision edge in px.
+LOOK = """(contained) => {
+  const problems = [];
+  const [width, height] = [innerWidth, innerHeight];
+  const describe = (el) => el.outerHTML.slice(0, 80).replace(/\\s+/g, " ");
+  const wide = document.documentElement.scrollWidth;
+  if (wide > width) problems.push(`the page is ${wide}px wide`);
+  const marked = [...document.querySelectorAll("[data-decision], .table-head")]
+    .filter((el) => el.getClientRects().length);
+  if (!marked.some((el) => el.matches("[data-decision]"))) problems.push("no decision marked");
+  let bottom = 0;
+  for (const el of marked) {
+    const box = el.getBoundingClientRect();
+    bottom = Math.max(bottom, box.bottom);
+    if (box.top < 0 || box.bottom > height + 0.5 || box.left < 0 || box.right > width + 0.5) {
+      const span = `${Math.round(box.top)}..${Math.round(box.bottom)}`;
+      problems.push(`off screen (${span}): ${describe(el)}`);
+    }
+  }
+  for (const el of document.querySelectorAll("main *")) {
+    const style = getComputedStyle(el);
+    const scrolls = style.overflowX === "auto" || style.overflowX === "scroll";
+    if (scrolls && el.scrollWidth > el.clientWidth + 1) {
+      problems.push(`scrolls sideways (${el.scrollWidth} > ${el.clientWidth}): ${describe(el)}`);
+    }
+  }
+  for (const el of document.querySelectorAll(contained)) {
+    if (el.clientWidth && el.scrollWidth > el.clientWidth + 1) {
+      problems.push(`spills (${el.scrollWidth} > ${el.clientWidth}): ${describe(el)}`);
+    }
+  }
+  return { problems, bottom: Math.round(bottom), scrollY: Math.round(scrollY) };
+}"""
+
+
+class Walk:
+    """Two tablets (Czech, English) looking at one table while the API plays it.
+
+    Czech, with the longer words, is checked after every move; English at the first position
+    of every phase and after every ENGLISH_EVERY-th move: all three games then take about a
+    minute on an idle machine (about 0.15 s per page load) instead of twice that.
+    Each page is checked at both sizes by turning the tablet (a resize lays out the page as a
+    fresh load at that size would: the layout is CSS only).
+    """
+
+    def __init__(self, base: str, browser, game: str) -> None:
+        self.base, self.game = base, game
+        self.pages = {}
+        self.table: dict = {}
+        self.moves = 0
+        self.seen: set = set()
+        self.findings: list[str] = []
+        self.deepest: dict = {}
+        for lang in LANGUAGES:
+            page = browser.new_page(viewport=SIZES[0])
+            page.goto(base + "/")
+            with page.expect_navigation():
+                page.click(f"[data-testid=lang-{lang}]")
+            self.pages[lang] = page
+
+    def create(self, setup: dict) -> None:
+        """Seat a table through the API and look at its first page."""
+        status, self.table = json_request(self.base, "POST", "/api/tables", setup)
+        assert status == 201, self.table
+        self.look("created")
+
+    def move(self, move: dict) -> None:
+        """Post one move at the table's version, then look at the page it leads to."""
+        body = {"version": self.table["version"], "move": move}
+        path = f"/api/tables/{self.table['id']}/moves"
+        status, answer = json_request(self.base, "POST", path, body)
+        assert status == 200, (move, answer)
+        self.table = answer
+        self.moves += 1
+        self.look(move["type"])
+
+    def lock_in(self) -> None:
+        """Every choosing seat presses its button, as on the box (For Sale's simultaneous sale)."""
+        path = f"/api/tables/{self.table['id']}"
+        reveal = json_request(self.base, "GET", path + "/device")[1]["reveal"]
+        for seat in reveal["seats"]:
+            press = {"id": reveal["id"], "seat": seat}
+            status, answer = json_request(self.base, "POST", path + "/reveal/press", press)
+            assert status == 200, answer
+        self.look("locked-in")
+
+    def look(self, after: str) -> None:
+        """Load the table and check what is in view at both sizes; a screenshot per phase."""
+        phase = self.table["state"]["phase"] + ("-locked" if after == "locked-in" else "")
+        for lang, page in self.pages.items():
+            first = (lang, phase) not in self.seen
+            if lang != "cs" and not first and self.moves % ENGLISH_EVERY:
+                continue
+            self.seen.add((lang, phase))
+            # Stylesheets hold back the deferred scripts, so the page is laid out by then.
+            page.goto(f"{self.base}/tables/{self.table['id']}", wait_until="domcontentloaded")
+            sizes = SIZES if page.viewport_size == SIZES[0] else SIZES[::-1]
+            for size in sizes:
+                page.set_viewport_size(size)
+                self.check(page, f"{phase} after {after} {lang} {size['width']}x{size['height']}")
+                if first:
+                    name = f"walk-{self.game}-{phase}-{lang}-{size['width']}x{size['height']}"
+                    SHOTS.mkdir(parents=True, exist_ok=True)
+                    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+    def check(self, page, where: str) -> None:
+        """Record what is out of view or spills at this position (all found, then failed)."""
+        seen = page.evaluate(LOOK, CONTAINED)
+        where = f"{self.game} v{self.table['version']} {where}"
+        self.findings += [f"{where}: {problem}" for problem in seen["problems"]]
+        key = where.rsplit(" ", 2)[-2:]
+        key = (key[0], key[1], self.table["state"]["phase"])
+        self.deepest[key] = max(self.deepest.get(key, 0), seen["bottom"])
+
+    def close(self) -> None:
+        """Close the tablets; fail with every position whose decision was not in view."""
+        for page in self.pages.values():
+            page.close()
+        lines = [f"{k}: lowest decision edge {v}px" for k, v in sorted(self.deepest.items())]
+        print(f"\n{self.game}\n" + "\n".join(lines))
+        problems = "\n".join(self.findings[:40])
+        assert not self.findings, f"{len(self.findings)} problems:\n{problems}"
+
+
+def test_razzia_every_decision_is_in_view(live_server, browser):
+    """The hand-worked 4-player game (RULES.md §1): deals, draws, thieves, forced auctions."""
+    base, _app = live_server
+    walk = Walk(base, browser, "razzia")
+    walk.create({"game": "razzia", "players": razzia_script.PLAYERS})
+    walk.move({"type": "deal", "sets": razzia_script.SETS})
+    for number, (steps, _scores, _totals) in enumerate(razzia_script.ROUNDS):
+        if number:
+            walk.move({"type": "next_round"})
+        for step in steps:
+            walk.move(razzia_script.as_form(step))
+    walk.close()
+
+
+def test_for_sale_every_decision_is_in_view(live_server, browser):
+    """A seeded 4-player game (RULES.md §2): auctions, check turn-overs, locked-in sales."""
+    base, _app = live_server
+    walk = Walk(base, browser, "for_sale")
+    walk.create({"game": "for_sale", "players": ["Filip", "Valerie", "Jiří", "Markéta"]})
+    rng = random.Random(14)
+    while walk.table["state"]["phase"] != "game_over":
+        if walk.table["state"]["phase"] == "reveal":
+            walk.lock_in()
+        walk.move(for_sale_move(walk.table["state"], rng))
+    walk.close()
+
+
+def test_klub_every_decision_is_in_view(live_server, browser):
+    """A seeded 4-player game of all three competitions (RULES.md §5), to its end."""
+    base, _app = live_server
+    walk = Walk(base, browser, "prodigals_club")
+    walk.create({"game": "prodigals_club", **club_setup(("Ann", "Bob", "Cid", "Dee"))})
+    rng = random.Random(14)
+    while walk.table["state"]["phase"] != "game_over":
+        walk.move(prodigals_random.random_move(walk.table["state"], rng))
+    assert club.summary(walk.table["state"])["finished"]
+    walk.close()
+
+
+def test_a_decision_taller_than_the_screen_is_scrolled_into_view(live_server, browser):
+    """Last resort (static/app.js): on a short screen the page scrolls to the decision's start,
+    never past it; a #anchor (a refusal's panel, a tapped name) keeps its own place."""
+    base, _app = live_server
+    status, table = json_request(
+        base, "POST", "/api/tables", {"game": "prodigals_club", **club_setup(order=[0, 1, 2])}
+    )
+    assert status == 201 and table["state"]["phase"] == "play"
+    page = browser.new_page(viewport={"width": 1024, "height": 420})
+    page.goto(f"{base}/tables/{table['id']}")
+    top, bottom = page.evaluate(
+        "() => { const boxes = [...document.querySelectorAll('[data-decision]')]"
+        ".map((el) => el.getBoundingClientRect());"
+        " return [Math.min(...boxes.map((b) => b.top)), Math.max(...boxes.map((b) => b.bottom))]; }"
+    )
+    assert page.evaluate("scrollY") > 0
+    assert 0 <= top and bottom <= 420, (top, bottom)
+    page.goto(f"{base}/tables/{table['id']}?seat=1#forms")
+    top = page.evaluate("document.getElementById('forms').getBoundingClientRect().top")
+    assert abs(top) < 2, top
+    page.close()
+
+
+def test_the_folded_box_panel_opens_with_a_tap(live_server, browser):
+    """No box and no reveal: a status line; a tap on it shows the strip and the seats."""
+    base, _app = live_server
+    status, table = json_request(
+        base, "POST", "/api/tables", {"game": "razzia", "players": razzia_script.PLAYERS}
+    )
+    assert status == 201
+    page = browser.new_page(viewport=SIZES[0])
+    page.goto(f"{base}/tables/{table['id']}")
+    assert page.is_visible("[data-testid=device-badge]")
+    assert page.is_hidden("[data-testid=seat-0]")
+    page.click("[data-testid=device-fold] > summary")
+    assert page.is_visible("[data-testid=seat-0]") and page.is_visible("[data-testid=led-0]")
+    page.reload()  # opened by hand: it stays open for the rest of the visit
+    assert page.is_visible("[data-testid=seat-0]")
+    page.close()
