@@ -71,11 +71,13 @@ def translate_error(error: Exception) -> str:
         return str(error)
 
 
-def translate_refusal(error: Exception, names: list[str] | None = None) -> str:
+def translate_refusal(
+    error: Exception, names: list[str] | None = None, fields: dict | None = None
+) -> str:
     """`translate_error` with the field a path names put in words ("Ann, check 2: ...")."""
     from companion_app.i18n.fields import in_words  # fields reads labels of this package
 
-    return in_words(translate_error(error), names)
+    return in_words(translate_error(error), names, fields)
 
 
 def money(value: int | None) -> str:

@@ -41,6 +41,26 @@ TOP_FIELDS = {
     "direction": _l("Side"),
     "robber": _l("Robber"),
 }
+#: Fields of a move as the table page's controls name them (Klub's entries mostly).
+MOVE_FIELDS = {
+    "seat": _l("Player"),
+    "action": _l("Entry"),
+    "cash": _l("Cash"),
+    "amount": _l("Amount"),
+    "value": _l("Value"),
+    "tile": _l("Tile"),
+    "tiles": _l("Tiles"),
+    "give": _l("Tile given"),
+    "take": _l("Tile taken"),
+    "discount": _l("Discount"),
+    "limit": _l("Exchange limit"),
+    "delta": _l("Votes"),
+    "tokens": _l("Society tokens"),
+    "sum": _l("Society score"),
+    "label": _l("Label"),
+    "property": _l("Legacy property"),
+    "exempt": _l("Exempt this round"),
+}
 #: A player's fields below players[i] (the last key of the path), as the forms label them.
 PLAYER_FIELDS = {
     "name": _l("name"),
@@ -70,20 +90,23 @@ def _player_words(found: re.Match, names: list[str]) -> str:
     return gettext("%(who)s, %(what)s", who=who, what=what)
 
 
-def words_for(path: str, names: list[str] | None = None) -> str | None:
+def words_for(path: str, names: list[str] | None = None, fields: dict | None = None) -> str | None:
     """The field a message's path names, in the page's language; None when it is unknown."""
     found = PLAYER_PATH.match(path)
     if found:
         return _player_words(found, names or [])
     top = re.split(r"[.\[]", path, maxsplit=1)[0]
-    label = TOP_FIELDS.get(top)
+    label = (fields or {}).get(top) or TOP_FIELDS.get(top)
     return None if label is None else str(label)
 
 
-def in_words(message: str, names: list[str] | None = None) -> str:
-    """A translated refusal with its leading path put in words ("Ann, check 2: ...")."""
+def in_words(message: str, names: list[str] | None = None, fields: dict | None = None) -> str:
+    """A translated refusal with its leading path put in words ("Ann, check 2: ...").
+
+    `fields` labels further top-level keys (MOVE_FIELDS for the table page's moves).
+    """
     found = LEADING_PATH.match(message)
     if not found:
         return message
-    words = words_for(found.group("path"), names)
+    words = words_for(found.group("path"), names, fields)
     return message if words is None else f"{words}: {found.group('rest')}"

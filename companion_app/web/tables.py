@@ -5,7 +5,8 @@ from markupsafe import Markup
 
 from companion_app.games import VIEWS, view_for
 from companion_app.games.forms import keep_refused, kept_entry, parse_version
-from companion_app.i18n import translate_error
+from companion_app.i18n import translate_error, translate_refusal
+from companion_app.i18n.fields import MOVE_FIELDS
 from companion_app.results import links, qr
 from companion_app.server import rights
 from companion_app.store import StoreError, Table, get_store
@@ -108,7 +109,7 @@ def move(table_id: str):
         get_store().apply_move(table_id, posted, parse_version(request.form))
     except (RuleError, StoreError) as refused:
         for each in (refused, *getattr(refused, "others", [])):  # every refusal at once
-            flash(translate_error(each), area)
+            flash(translate_refusal(each, fields=MOVE_FIELDS), area)
         keep_refused(table_id, area, request.form, refused)
         return redirect(url_for("web.table", table_id=table_id, _anchor=area), code=303)
     return redirect(url_for("web.table", table_id=table_id), code=303)

@@ -79,7 +79,7 @@ def test_legacy_entries_update_cash_properties_and_the_score(table):
         (
             {"type": "legacy", "action": "spend", "seat": "0", "amount": "lots"},
             "legacy-spend",
-            "amount",
+            "Amount: ",  # the control's name, not the move key "amount"
         ),
         (
             {"type": "legacy", "action": "receive", "seat": "0", "amount": "0"},
@@ -89,7 +89,7 @@ def test_legacy_entries_update_cash_properties_and_the_score(table):
         (
             {"type": "legacy", "action": "set_cash", "seat": "1", "cash": "1.5"},
             "legacy-set_cash",
-            "cash",
+            "Cash: ",
         ),
         (
             {"type": "legacy", "action": "add", "seat": "0", "label": "Mlýn", "value": "x"},

@@ -199,7 +199,7 @@ def test_property_entries_update_cash_and_tiles(club):
         (
             {"type": "property", "action": "spend", "seat": "0", "amount": "x"},
             "property-spend",
-            "amount",
+            "Amount: ",  # the control's name, not the move key "amount"
         ),
         ({"type": "society", "seat": "0", "tokens": ["1", "2", "x", "4"]}, "society", "tokens"),
         ({"type": "hyde_park", "megaphones": ["1", "2", "3"]}, "general", "not possible"),
@@ -407,7 +407,7 @@ def test_rules_5_a_society_form_with_tokens_and_a_different_sum_is_refused(club)
     """RULES.md §5 "Society": the sum typed beside the tokens is checked, not dropped."""
     fields = {"type": "society", "seat": "0", "tokens": ["1", "2", "3", "4"]}
     club.post({**fields, "sum": "9"})
-    assert "sum: the 4 token values add up to 10" in error_in(club.page(), "society")
+    assert "Society score: the 4 token values add up to 10" in error_in(club.page(), "society")
     assert club.state()["players"][0]["society"] == 14
     assert club.post({**fields, "sum": "10"}).status_code == 303
     assert club.state()["players"][0]["society"] == 10

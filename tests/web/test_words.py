@@ -426,3 +426,15 @@ def test_klub_history_prints_negative_cash_as_minus_pounds(app, lang, expected):
     with app.test_request_context(), force_locale(lang):
         line = describe(move, ["Ann", "Bob"])
     assert expected in line and "£-" not in line
+
+
+@pytest.mark.parametrize(("lang", "expected"), [("en", "Votes: "), ("cs", "Hlasy: ")])
+def test_klub_move_refusal_names_the_control_not_the_key(client, app, lang, expected):
+    """A Klub vote change typed as "abc": "Votes: enter the change ...", never "delta: ..."."""
+    from tests.web.test_prodigals_pages import Club, error_in
+
+    client.post("/lang", data={"lang": lang, "next": "/"})
+    club = Club(client, app).ordered()
+    club.post({"type": "votes", "seat": "0", "delta": "abc"})
+    shown = error_in(club.page(), "votes")
+    assert shown.startswith(expected) and "delta" not in shown
