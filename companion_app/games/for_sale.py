@@ -137,7 +137,8 @@ def parse_move(form: MultiDict) -> dict:
     if kind == "houses":
         move["houses"] = [whole_number(value) for value in form.getlist("houses")]
     elif kind == "bid":
-        move["coins"] = whole_number(form.get("coins", "").strip())
+        coins = form.getlist("coins") or [""]  # typed, then a tapped quick bid's: the last counts
+        move["coins"] = whole_number(coins[-1].strip())
     elif kind == "checks":
         move["checks"] = [whole_number(v) for v in form.getlist("checks") if v.strip()]
     elif kind == "sell":

@@ -3,6 +3,7 @@ the moves the rules read (issue 14 item 2)."""
 
 import re
 
+from companion_app.store import get_store
 from tests.web.test_prodigals_pages import Club, error_in
 
 BOB = 1
@@ -79,3 +80,20 @@ def test_the_turn_order_chips_post_one_seat_per_place(client, app):
     club = Club(client, app)
     club.post({"type": "order", "how": "by_hand", "order0": "2", "order1": "0", "order2": "1"})
     assert club.state()["order"] == [2, 0, 1]
+
+
+def test_a_quick_bid_button_bids_its_own_coins(client, app):
+    """RULES.md §2 bidding: the tapped quick bid counts, not the number left in the field."""
+    response = client.post("/tables/new/for_sale", data={"player": ["Ann", "Bob", "Cid"]})
+    url = response.headers["Location"]
+    table_id = url.rsplit("/", 1)[1]
+    with app.app_context():
+        store = get_store()
+        table = store.apply_move(table_id, {"type": "start", "seat": 0}, 0)
+        table = store.apply_move(table_id, {"type": "houses", "houses": [1, 2, 3]}, table.version)
+    page = client.get(url).get_data(as_text=True)
+    assert 'data-testid="bid-2"' in page
+    form = {"type": "bid", "seat": "0", "coins": ["0", "2"], "version": str(table.version)}
+    client.post(f"{url}/moves", data=form)
+    with app.app_context():
+        assert get_store().get(table_id).state["auction"]["high"] == 2
