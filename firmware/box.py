@@ -76,9 +76,19 @@ class Box:
 
     # ----- the loop -------------------------------------------------------------------------
 
+    def serve(self, sleep_ms) -> None:
+        """The board's loop: tick every TICK_MS until the host sends STOP. An exception ends
+        it: the supervisor (supervisor.py) shows the fault and starts a fresh box. A plain
+        loop, not asyncio: awaiting asyncio's sleep object costs 12 bytes an iteration."""
+        while self.running:
+            started = ticks_ms()
+            self.tick(started)
+            left = self.TICK_MS - ticks_diff(ticks_ms(), started)
+            sleep_ms(left if left > 0 else 0)
+        self.deinit()
+
     async def run(self):
-        """The asyncio task: tick until the host sends STOP. An exception ends it: the
-        supervisor (supervisor.py) shows the fault and starts a fresh box."""
+        """The same loop as an asyncio task (the Node runner's live mode uses it)."""
         import asyncio
 
         while self.running:

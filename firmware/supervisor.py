@@ -10,11 +10,11 @@ the whole state again. Faults in a row too often: a hard reset, as the watchdog 
 from compat import print_exception, ticks_diff, ticks_ms
 
 
-def _run_on_asyncio(box) -> None:
-    """The board's way: the box's asyncio task until it returns (STOP) or raises."""
-    import asyncio
+def _serve(box) -> None:
+    """The board's way: the box's loop until it returns (STOP) or raises."""
+    import time
 
-    asyncio.run(box.run())
+    box.serve(time.sleep_ms)  # type: ignore[attr-defined]  # MicroPython's time has it
 
 
 class Supervisor:
@@ -25,7 +25,7 @@ class Supervisor:
     MAX_FAULTS = 5  # this many faults...
     FAULT_WINDOW_MS = 60000  # ...within this long: reset the whole board
 
-    def __init__(self, make_box, wdt=None, reset=None, run_box=_run_on_asyncio, clock=ticks_ms):
+    def __init__(self, make_box, wdt=None, reset=None, run_box=_serve, clock=ticks_ms):
         self.make_box = make_box
         self.wdt = wdt
         self.reset = reset

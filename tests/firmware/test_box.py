@@ -479,3 +479,18 @@ def test_a_button_held_when_the_reveal_is_armed_counts_only_when_pressed_again(h
     host.now = 500
     (press,) = host.press(1)
     assert press.fields() == {"id": "1", "seat": "1"}
+
+
+def test_serve_is_the_board_loop_ticking_until_stop(port):
+    box = board.make_box(port=port)
+    naps = []
+
+    def nap(ms):
+        naps.append(ms)
+        if len(naps) == 3:
+            port.feed(P.encode(9, "STOP"))
+
+    box.serve(nap)
+    assert len(naps) == 4 and all(0 <= ms <= Box.TICK_MS for ms in naps)
+    assert [P.decode(line.encode()).kind for line in port.take_lines()] == [P.HELLO, P.ACK]
+    assert not box.running and not any(box.strip._np.buf)  # LEDs off for the REPL

@@ -173,6 +173,8 @@ def test_no_allocation_in_the_steady_state_loop_under_micropython(capsys):
     for label, (used, _count) in fast.items():
         assert used == 0, f"{label}: {used} bytes"
     assert figures["tick between heartbeats"][0] == 0
+    assert figures["UsbSerial read, idle"] == (0, 400)  # the board's own read path
+    assert figures["Box.serve() loop on UsbSerial"] == (0, 400)  # the loop main.py runs
     with capsys.disabled():
         summary = ", ".join(f"{k} {u / n:g} B/iter" for k, (u, n) in figures.items())
         print(f"\nMicroPython 1.27 heap allocation: {summary}")
