@@ -109,6 +109,7 @@ def context(state: dict) -> dict:
         "phase_label": phase_label(state["phase"]),
         "av": options,
         "av_steps": steps,
+        "av_coming": adel_verpflichtet_text.coming_up(state, names),
         "av_final": final,
         "av_ranking": sorted(final["players"], key=lambda r: (r["rank"], r["seat"]))
         if final

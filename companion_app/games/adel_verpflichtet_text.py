@@ -2,7 +2,7 @@
 
 from flask_babel import gettext, ngettext
 
-from scoring.adel_verpflichtet import cards
+from scoring.adel_verpflichtet import cards, resolve
 
 
 def card_text(card: dict | None) -> str:
@@ -137,6 +137,51 @@ def step_text(step: dict, names: list[str]) -> str:
             "%(name)s reached the banquet table: after this turn, the final exhibition.", name=name
         )
     return str(kind)
+
+
+def coming_up(state: dict, names: list[str]) -> list[str]:
+    """What the rules will do after the entry on screen, so the table sees it before it happens."""
+    lines = []
+    if state["phase"] == "buy":
+        thieves = resolve.thieves_at(state, cards.AUCTION)
+        if len(thieves) == 1:
+            lines.append(
+                gettext(
+                    "Then %(owner)s's thief %(number)s, alone here, takes the check just paid.",
+                    owner=_name(names, thieves[0]["owner"]),
+                    number=thieves[0]["number"],
+                )
+            )
+        elif thieves:
+            lines.append(step_text({"step": "thieves_scared", "numbers": _numbers(thieves)}, names))
+    if state["phase"] in ("buy", "exhibit", "steal"):
+        castle_thieves = sorted(_numbers(resolve.thieves_at(state, cards.CASTLE)), reverse=True)
+        # While a thief steals, the ones after it are still to come.
+        still = state["queue"][1:] if state["phase"] == "steal" else castle_thieves
+        if still:
+            lines.append(
+                gettext(
+                    "Then thieves %(numbers)s, highest first, each take a card of every"
+                    " exhibition.",
+                    numbers=", ".join(str(n) for n in still),
+                )
+            )
+        for seat, _ in resolve.played_at(state, cards.CASTLE, cards.DETECTIVE):
+            if castle_thieves:
+                line = gettext(
+                    "Then %(name)s's detective catches every thief at the castle and moves by"
+                    " rank.",
+                    name=_name(names, seat),
+                )
+            else:
+                line = step_text({"step": "detective_idle", "seat": seat}, names)
+            lines.append(line)
+    return lines
+
+
+def _numbers(thieves: list[dict]) -> list[int]:
+    """The numbers of some thieves."""
+    return [thief["number"] for thief in thieves]
 
 
 def describe(move: dict | None, names: list[str]) -> str:

@@ -312,3 +312,15 @@ def test_undoing_the_action_cards_returns_to_their_locked_in_reveal(client, av):
         client.post("/api" + av.url + "/undo", json={"version": version})
     reveal = client.get("/api" + av.url + "/device").get_json()["reveal"]
     assert av.state()["phase"] == "action" and reveal["locked"] == []
+
+
+def test_the_panels_say_what_the_thieves_and_detectives_will_do_before_it_happens(av):
+    av.create()
+    av.lock_in()
+    av.post({"type": "locations", "place0": "castle", "place1": "castle", "place2": "castle"})
+    av.lock_in()
+    av.post({"type": "actions", "act0": "exhibit", "act1": "thief:4", "act2": "detective"})
+    page = av.page()
+    assert 'data-testid="coming-up"' in page
+    assert "Then thieves 4, highest first, each take a card of every exhibition." in page
+    assert "Then Cid&#39;s detective catches every thief at the castle and moves by rank." in page
