@@ -5,13 +5,16 @@ Prints, in one run (see bench/README.md):
   host SET -> LED frame changed in the firmware (simulator), p50/p99, as a ratio to a raw
     pseudo-terminal round trip of the same byte count;
   app write -> LED frame, and button press -> state visible through the app's API (p99);
-  heap allocated per loop iteration of the firmware under real MicroPython (target 0).
+  heap allocated per loop iteration of the firmware under real MicroPython (target 0);
+  recovery time p99 over the fault suite (tests/device/test_fault_suite.py: fault over ->
+    the LEDs show the app's state again; the issue's bound is 3 s).
 """
 
 import os
 import select
 import statistics
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -33,6 +36,7 @@ APP_SAMPLES = 200  # app writes and button presses
 HEAD_START_S = 0.02  # the long poll is parked in the app before the button goes down
 WAIT_S = 2.0
 NODE_TIMEOUT_S = 60
+FAULT_TIMEOUT_S = 300
 STEADY = ("render+buttons", "tick between heartbeats")  # the loop with nothing to say
 
 
@@ -226,6 +230,23 @@ def micropython_allocations():
     return rows, ""
 
 
+def fault_recovery():
+    """(p99 line, table lines) from running the fault suite, or (None, why)."""
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    command.append("tests/device/test_fault_suite.py")
+    try:
+        done = subprocess.run(
+            command, cwd=REPO, capture_output=True, text=True, timeout=FAULT_TIMEOUT_S, check=False
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        return None, str(exc)
+    lines = done.stdout.splitlines()
+    p99 = [line for line in lines if line.startswith("recovery p99")]
+    if done.returncode or not p99:
+        return None, f"the fault suite failed: {lines[-1] if lines else done.stderr}"
+    return p99[0].split()[-2], len([line for line in lines if " ms " in line]) - 1
+
+
 def row(label, ratio, raw):
     """One printed line."""
     print(f"{label:48} {ratio:>7}   {raw}")
@@ -286,8 +307,13 @@ def main():
             sim.stop()
             app.close()
     rows, why = micropython_allocations()
+    p99, faults = fault_recovery()
     report_latencies(sets, size, raw, writes, presses, gets)
     report_allocations(rows, why)
+    if p99 is None:
+        row("fault recovery p99 (fault suite)", "-", f"skipped: {faults}")
+    else:
+        row("fault recovery p99 (fault suite)", f"{p99} ms", f"over {faults} faults, bound 3000 ms")
 
 
 if __name__ == "__main__":
