@@ -72,8 +72,10 @@ def every_error(
 KEPT_KEY = "kept_entry"
 #: Hidden fields every move form posts; the page draws them afresh, so they are not kept.
 NOT_KEPT = ("version", "type")
-#: Longest value kept: the cookie holds the entry, and no real field is longer.
+#: Longest value kept, and most characters kept in all: the session cookie (about 4 kB) holds
+#: the entry, and no real move form comes near either.
 KEPT_CHARS = 200
+KEPT_TOTAL = 1500
 #: A refusal that starts with a field name ("delta: ...", "players[0].checks: ...").
 FIELD_PREFIX = re.compile(r"^\s*([a-z_]+)(?:\[\d+\])?[.:\[]")
 
@@ -108,11 +110,15 @@ def refused_field(refused: Exception) -> str | None:
 
 def keep_refused(table_id: str, area: str, form: MultiDict, refused: Exception) -> None:
     """Remember the refused form and the fields its refusals name, for the table's next page."""
-    fields = {
-        name: [value[:KEPT_CHARS] for value in form.getlist(name)]
-        for name in form
-        if name not in NOT_KEPT
-    }
+    fields: dict[str, list[str]] = {}
+    room = KEPT_TOTAL
+    for name in form:
+        values = (
+            [value[:KEPT_CHARS] for value in form.getlist(name)] if name not in NOT_KEPT else []
+        )
+        room -= len(name) + sum(len(value) for value in values)
+        if values and room >= 0:
+            fields[name] = values
     session[KEPT_KEY] = {
         "table": table_id,
         "area": area,

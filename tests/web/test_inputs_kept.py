@@ -97,3 +97,13 @@ def test_a_quick_bid_button_bids_its_own_coins(client, app):
     client.post(f"{url}/moves", data=form)
     with app.app_context():
         assert get_store().get(table_id).state["auction"]["high"] == 2
+
+
+def test_an_oversized_refused_form_is_kept_only_in_part(client, app):
+    """The kept entry lives in the session cookie: a huge post keeps what fits, never breaks."""
+    club = Club(client, app).ordered()
+    junk = {f"field{index}": "x" * 500 for index in range(40)}
+    response = club.post({"type": "votes", "seat": "1", "delta": "two", **junk})
+    assert response.status_code == 303
+    assert len(response.headers.get("Set-Cookie", "")) < 4000
+    assert error_in(club.page(), "votes")
