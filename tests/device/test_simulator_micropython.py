@@ -7,6 +7,7 @@ fallback to CPython where Node or the npm package is missing.
 
 import importlib.util
 import sys
+import time
 import types
 
 import pytest
@@ -238,3 +239,44 @@ def test_an_old_node_is_refused(monkeypatch):
 def test_an_unknown_engine_is_refused():
     with pytest.raises(ValueError, match="auto, micropython, cpython"):
         mpsim.make_simulator("pypy")
+
+
+FAKE_BOARD = """
+// A board that resets itself (its watchdog bit) on power-on and says HELLO after that.
+import fs from "node:fs";
+const cause = process.argv[4];
+if (cause === "power-on") {
+  fs.writeSync(1, "READY\\nB wdt\\n");
+  process.exit(0);
+}
+fs.writeSync(1, `READY\\nT ${Buffer.from(`cause=${cause}\\n`).toString("hex")}\\n`);
+const inbox = Buffer.alloc(4096);
+setInterval(() => {
+  try {
+    const n = fs.readSync(0, inbox);
+    if (n === 0 || inbox.subarray(0, n).includes("Q")) process.exit(0);
+  } catch (error) {
+    if (error.code !== "EAGAIN") process.exit(0);
+  }
+}, 20);
+"""
+
+
+def test_a_board_that_resets_itself_boots_again_with_the_cause(monkeypatch, tmp_path):
+    """The runner's `B wdt` (watchdog, machine.reset()) powers a fresh board up at once."""
+    runner = tmp_path / "runner.mjs"
+    runner.write_text(FAKE_BOARD)
+    monkeypatch.setattr(mpsim, "RUNNER", runner)
+    board = simulator("micropython").start()
+    try:
+        host = Host(board.path)
+        try:
+            deadline = time.monotonic() + WAIT_S
+            seen = b""
+            while b"\n" not in seen and time.monotonic() < deadline:
+                seen += host.port.read(64)
+            assert seen == b"cause=wdt\n" and board.boots == 2
+        finally:
+            host.close()
+    finally:
+        board.stop()
