@@ -15,6 +15,8 @@ LANDSCAPE = {"width": 1024, "height": 768}
 PORTRAIT = {"width": 800, "height": 1280}
 NAMES = ["Ann", "Bob", "Cid"]
 BANQUET = 5
+#: What the scorer taps on the table's panels: each at least a finger wide and high.
+TARGETS = "#controls .chip span, #controls input[type=text], #controls button"
 #: Waiting for the panel's live update or a lock to show (ms).
 WAIT_MS = 8000
 
@@ -58,7 +60,7 @@ class Tablet:
         for viewport, label in ((PORTRAIT, "portrait"), (LANDSCAPE, "landscape")):
             self.page.set_viewport_size(viewport)
             screenshot(self.page, f"adel-{label}-{name}")
-            check_tablet_fit(self.page, f"{label} {name}", viewport["width"])
+            check_tablet_fit(self.page, f"{label} {name}", viewport["width"], TARGETS)
             self.decision_visible(f"{label} {name}", viewport["height"])
 
     def decision_visible(self, name: str, height: int) -> None:
