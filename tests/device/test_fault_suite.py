@@ -23,6 +23,7 @@ from tests.device.play import RECOVER_S, assert_each_press_once, assert_recovers
 SEATS = [0, 1, 2, 3]  # app seats (0-based); the box numbers them 1..4
 ARMED_S = 5.0  # ARM reaches the box through the damage (retries every 300 ms)
 LOCKED_S = 10.0  # presses reach the app through the damage (box retries every 500 ms)
+TAP_S = 0.15  # a firm press: two polls of the box even when a loaded machine stalls its loop
 ROWS = []  # (fault, recovery s, presses sent, registered, note) for the table
 
 
@@ -68,7 +69,7 @@ class Rig:
     def tap(self, seat):
         """A press of seat `seat` (1-based) on the box."""
         self.taps += 1
-        tap(self.sim, seat)
+        tap(self.sim, seat, hold=TAP_S)
 
     def armed(self, seats, timeout=ARMED_S):
         """Wait until the box shows these app seats armed (earlier presses are not reported)."""
