@@ -203,6 +203,8 @@ class MicroPythonSimulator(PtyBox):
                 self._frame_written(bytes.fromhex(arg))
             elif kind == "S":
                 self.stopped_why = arg
+                if arg == "crash":  # main.py died: say why, as the board's REPL would show
+                    log.warning("the simulated firmware stopped:\n%s", "\n".join(self.printed))
             elif kind == "D":
                 self.lost = int(arg)
             elif kind == "O":
