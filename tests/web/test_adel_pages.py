@@ -1,5 +1,7 @@
 """Adel Verpflichtet pages through the test client: setup, a turn's panels, refusals, calculator."""
 
+import re
+
 import pytest
 
 from tests.web.adel_pages import AdelPages, setup_form
@@ -324,3 +326,36 @@ def test_the_panels_say_what_the_thieves_and_detectives_will_do_before_it_happen
     assert 'data-testid="coming-up"' in page
     assert "Then thieves 4, highest first, each take a card of every exhibition." in page
     assert "Then Cid&#39;s detective catches every thief at the castle and moves by rank." in page
+
+
+def is_checked(page: str, testid: str) -> bool:
+    """Whether the page draws the input with this test id checked."""
+    tag = re.search(rf'<input[^>]*data-testid="{re.escape(testid)}"[^>]*>', page)
+    assert tag, testid
+    return " checked" in tag.group(0)
+
+
+def test_a_refused_exhibition_is_drawn_again_as_ticked(av):
+    av.create()
+    play_first_turn(av)
+    shown = ["C:1556", "E:1570", "F:1577"]
+    fields = {"type": "exhibitions", "shows0": "0", "shows1": "0", "shows2": "1", "show2": shown}
+    page = av.post(fields).get_data(as_text=True)
+    assert [is_checked(page, f"show2-{c}") for c in ("C1556", "D1563", "E1570", "F1577")] == [
+        True,
+        False,
+        True,
+        True,
+    ]
+
+
+def test_a_refused_buy_keeps_the_pile_and_letter_tapped(av):
+    av.create()
+    av.lock_in()
+    av.post({"type": "locations", "place0": "auction", "place1": "castle", "place2": "castle"})
+    av.lock_in()
+    av.post({"type": "actions", "act0": "check:11", "act1": "detective", "act2": "exhibit"})
+    page = av.post({"type": "buy", "pile": "1", "next.letter": "E"}).get_data(as_text=True)
+    assert "now on top of pile 2" in page
+    assert is_checked(page, "pile-1") and not is_checked(page, "pile-0")
+    assert is_checked(page, "next-letter-E")
