@@ -26,7 +26,8 @@ class Tablet:
         """Click a button that posts a form, wait for the next page, and expect no refusal."""
         with self.page.expect_navigation():
             self.page.click(selector)
-        errors = [e for e in self.page.query_selector_all("p.error") if e.inner_text().strip()]
+        refusals = self.page.query_selector_all("p.error[role=alert]")  # not status warnings
+        errors = [e for e in refusals if e.inner_text().strip()]
         assert not errors, errors[0].inner_text()
 
     def entry(self, panel: str, seat: int, fields: dict, button: str) -> None:
