@@ -100,9 +100,9 @@ def cmd_simulate(args):
         print(f"Cannot simulate the box on MicroPython: {exc}.", file=sys.stderr)
         return EXIT_BAD_OPTION
     try:
-        print(sim.path, flush=True)
         print(sim.note, file=sys.stderr)
         print(f"Open it like a USB port: companion device run --port {sim.path}", file=sys.stderr)
+        print(sim.path, flush=True)  # last: a script reading it knows the box is announced
         if args.leds:
             _show_leds(sim)
         else:
