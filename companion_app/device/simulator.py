@@ -96,6 +96,10 @@ class PtyPort:
         del self._wire[:due]
         self._credit -= due
 
+    def reset(self):
+        """The board rebooted: its stdin ring starts empty (the wire keeps what is in flight)."""
+        self._rx.clear()
+
     def readinto(self, buf):
         """What Box calls: copy waiting bytes into buf, never block; how many."""
         n = min(len(buf), len(self._rx))
@@ -291,6 +295,7 @@ class Simulator(PtyBox):
     def reset(self):
         """The reset button: the box boots again (HELLO with seq 1), forgetting everything."""
         with self._lock:
+            self.port.reset()
             self.box = self._boot()
 
     def press(self, seat):
