@@ -1,8 +1,8 @@
 """The box: the device state machine between the serial link, the seat buttons and the LEDs.
 
 Drivers are passed in (strip, buttons, port, optional piezo), so tests run it with fakes on
-CPython and under MicroPython. `tick(now)` does one loop iteration and never blocks; `run()` is
-the asyncio task that calls it every TICK_MS on the board. docs/protocol.md is the contract.
+CPython and under MicroPython. `tick(now)` does one loop iteration and never blocks; `serve()`
+calls it every TICK_MS on the board (under supervisor.py). docs/protocol.md is the contract.
 """
 
 import random
