@@ -47,7 +47,8 @@ class Tablet:
             for kind in argument:
                 self.page.check(f"#thief input[value={kind}]:not(:checked) >> nth=0")
             self.submit("[data-testid=thief-take]")
-        assert not self.page.query_selector(".error"), self.page.inner_text(".error")
+        refused = ".error[role=alert]"  # a refusal (a warning such as local-only is a status)
+        assert not self.page.query_selector(refused), self.page.inner_text(refused)
 
     def shot(self, name: str) -> None:
         """Save the page at both tablet sizes; check it fits and its targets are big enough."""

@@ -52,7 +52,7 @@ class Taps:
         if navigates:
             with self.page.expect_navigation():
                 target.click()
-            errors = self.page.query_selector_all("p.error")
+            errors = self.page.query_selector_all("p.error[role=alert]")
             assert not errors, errors[0].inner_text()
         else:
             target.click()
