@@ -232,7 +232,8 @@ class Link:
         self.incompatible = not compatible
         if compatible and not greeted:
             self.ready = False
-            self._say_hello(self._clock())
+            if self._hello_line is not None:  # started: ours again now (else start() sends it)
+                self._say_hello(self._clock())
             return
         self.ready = compatible
         self._pending.clear()

@@ -318,3 +318,13 @@ def test_a_box_with_another_protocol_gets_no_more_hellos():
     w.link.poll()
     assert [m for m in w.lines() if m.kind == P.HELLO] == []
     assert w.link.incompatible and not w.link.ready
+
+
+def test_an_announcement_before_start_waits_for_start():
+    w = Wire()
+    w.device(P.HELLO, box_hello("b0070001"))  # the box speaks first; we have not opened yet
+    assert w.lines() == [] and not w.link.ready
+    w.link.start()
+    assert [m.kind for m in w.lines()] == [P.HELLO]
+    w.device(P.HELLO, box_hello("b0070001", NONCE))
+    assert w.link.ready
