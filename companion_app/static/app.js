@@ -47,6 +47,17 @@
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", showDecision);
   else showDecision();
 
+  // A player chip with data-fill="2,3,4,5" (Klub's society tokens) fills the form's
+  // data-filled fields in with that player's values, so only what changed is typed.
+  document.addEventListener("change", function (event) {
+    var chip = event.target;
+    if (!chip.form || !chip.checked || chip.dataset.fill === undefined) return;
+    var values = chip.dataset.fill.split(",");
+    chip.form.querySelectorAll("[data-filled]").forEach(function (field, index) {
+      if (index < values.length) field.value = values[index];
+    });
+  });
+
   // Any move form: block a second tap while the first post is on its way.
   document.addEventListener("submit", function (event) {
     var form = event.target;

@@ -157,6 +157,31 @@ def test_klub_bob_loses_one_vote_in_one_tap(live_server, browser):
     page.close()
 
 
+@pytest.mark.browser
+def test_klub_a_moved_society_token_is_the_player_and_one_value(live_server, browser):
+    """RULES.md §5 society: the score is the 4 chart values under the tokens; tapping Bob fills
+    in his values, so a token moved is Bob's chip, its one new value and Save."""
+    base, _app = live_server
+    api = Api(base)
+    setup = {"players": ["Ann", "Bob", "Cid"], "competitions": ["election", "society"]}
+    table = api.create("prodigals_club", {**setup, "board": KLUB_BOARD})
+    table = api.move(table, {"type": "order", "order": [0, 1, 2]})
+    tokens = table["state"]["players"][1]["tokens"]
+    page = browser.new_page(viewport=LANDSCAPE)
+    page.goto(f"{base}/tables/{table['id']}")
+    taps = Taps(page)
+    taps.tap("[data-testid=society-seat] .chip:has(input[data-seat='1'])")
+    shown = [page.input_value(f"[data-testid=society-token-{index}]") for index in range(4)]
+    assert shown == [str(value) for value in tokens]
+    page.fill("[data-testid=society-token-3]", str(tokens[3] - 2))
+    taps.tap("[data-testid=society-save]", navigates=True)
+    after = json_request(base, "GET", f"/api/tables/{table['id']}")[1]["state"]["players"][1]
+    assert after["tokens"] == [*tokens[:3], tokens[3] - 2]
+    print(f"Klub token moved: {taps.count} taps + one value typed, {taps.scrolls} scrolls")
+    assert taps.count == 2
+    page.close()
+
+
 RAZZIA_TO_AUCTION = [(ANN, "draw", "ring"), (BOB, "draw", "car"), (CID, "draw", "police")]
 
 
