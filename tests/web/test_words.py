@@ -143,9 +143,9 @@ def test_for_sale_start_screen_says_what_to_remove_for_this_player_count(
 
 
 def test_for_sale_start_screen_in_czech_uses_czech_plurals(client):
-    """Four players: "odložte 2 domy a 2 šeky", 21 coins as "21 mincí"."""
+    """Four players: "odložte stranou 2 domy a 2 šeky", 21 coins as "21 mincí"."""
     page = Table(client, "for_sale", ["Ann", "Bob", "Cid", "Dee"], "cs").page()
-    assert "Neviděné odložte 2 domy a 2 šeky" in page
+    assert "Bez prohlížení odložte stranou 2 domy a 2 šeky" in page
     assert "Každý hráč dostane 21 mincí." in page
 
 
