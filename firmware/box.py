@@ -26,7 +26,7 @@ class Box:
 
     TICK_MS = 5  # loop period: button latency and frame rate (only changed frames are sent)
     HEARTBEAT_MS = 1000
-    ANNOUNCE_MS = 1000  # HELLO again this often until a host session has set the state
+    ANNOUNCE_MS = 500  # HELLO again this often until a host session has set the state
     SILENCE_MS = 3000  # no valid line from the host this long: show "disconnected"
     RETRY_MS = 500  # resend an unacknowledged PRESS/REVEAL this often
     COUNTDOWN_MS = 1500  # all armed seats locked -> reveal after this long
