@@ -135,7 +135,7 @@ def test_finished_rows_have_times_and_no_abandon(client, pages):
     ("headers", "moves", "moves_edit", "archive"),
     [
         (ENGLISH, "Move log", "Move log and undo", "Played games"),
-        (CZECH, "Záznam tahů", "Záznam tahů a vrácení", "Odehrané hry"),
+        (CZECH, "Záznam tahů", "Záznam tahů a vrácení", "Archiv her"),
     ],
 )
 def test_move_log_and_archive_have_distinct_names(
