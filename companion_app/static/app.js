@@ -58,6 +58,17 @@
     });
   });
 
+  // A data-either field (Klub's society sum) is the alternative to the data-filled ones: typing
+  // in one side clears the other, so pre-filled tokens never contradict a typed sum.
+  document.addEventListener("input", function (event) {
+    var field = event.target;
+    if (!field.form || field.value === "") return;
+    var other = field.dataset.either !== undefined ? "[data-filled]"
+      : field.dataset.filled !== undefined ? "[data-either]" : null;
+    if (!other) return;
+    field.form.querySelectorAll(other).forEach(function (each) { each.value = ""; });
+  });
+
   // Any move form: block a second tap while the first post is on its way.
   document.addEventListener("submit", function (event) {
     var form = event.target;
