@@ -12,6 +12,7 @@ from companion_app.games.forms import whole_number
 from companion_app.store import get_store
 from scoring import names
 from scoring.adel_verpflichtet import cards
+from scoring.adel_verpflichtet import table as rules_table
 from scoring.adel_verpflichtet.table import DEFAULT_PROFILE, PLAYER_COUNT
 
 #: Track rows on the setup form (spaces 0..39); spaces past them are asked when needed.
@@ -143,6 +144,41 @@ NAME_REFUSALS = {
 }
 
 
+#: Refusals shown by their own field of the board form, by template.
+FIELD_REFUSALS = {
+    rules_table.TWO_PLAYERS_VARIANT: "variant",
+    rules_table.VARIANT_FOR_TWO: "variant",
+    rules_table.BANQUET: "banquet",
+    rules_table.FRACTIONS: "track",
+    rules_table.FRACTION: "track",
+    rules_table.PROFILE_NAME: "profile",
+    rules_table.PROFILE_CHAR: "profile",
+    rules_table.TOPS: "tops",
+    rules_table.TOP_CARD: "tops",
+}
+
+
 def setup_error_area(refused) -> str:
-    """Player-count and name refusals go by the names; everything else under the board form."""
-    return "players" if getattr(refused, "template", "") in NAME_REFUSALS else "board"
+    """The field a refusal shows next to: the names, a board value, a seat's fieldset, the tops.
+
+    A seat's refusal (its checks, thieves or cards) counts seats among the names entered,
+    so it goes to the fieldset of that seat on the form; a value entered twice goes to the
+    second seat that has it.
+    """
+    template = getattr(refused, "template", "")
+    if template in NAME_REFUSALS:
+        return "players"
+    if template in FIELD_REFUSALS:
+        return FIELD_REFUSALS[template]
+    params = getattr(refused, "params", {})
+    seat = params.get("second", params.get("seat"))
+    if isinstance(seat, int):
+        return f"seat{_form_seat(seat - 1)}"
+    return "board"
+
+
+def _form_seat(seat: int) -> int:
+    """The form's seat of the `seat`-th player entered (blank name fields are skipped)."""
+    typed = request.form.getlist("player")
+    filled = [index for index, name in enumerate(typed) if name.strip()]
+    return filled[seat] if seat < len(filled) else seat

@@ -1,8 +1,10 @@
 """Adel Verpflichtet setup: players, board values, dealt hands, the piles' tops (RULES.md §4)."""
 
+from collections.abc import Callable
+
 from scoring.adel_verpflichtet import cards
 from scoring.common import only_known_fields, player_names
-from scoring.errors import N_, InvalidSetup
+from scoring.errors import N_, InvalidSetup, RuleError, raise_all
 from scoring.names import check_text
 
 #: Every field an Adel Verpflichtet setup takes; any other is refused by name.
@@ -26,17 +28,29 @@ MAX_BANQUET = 99
 MAX_VALUE = 999
 DEFAULT_PROFILE = "Board"
 PLAYER_COUNT = N_("Adel Verpflichtet is played by 2 to 5 players, not {count}.")
+#: Refusals of the board values, named so the form can show each next to its field.
+TWO_PLAYERS_VARIANT = N_("Two players choose a variant: surprise or conflict of interest.")
+VARIANT_FOR_TWO = N_("The variants surprise and conflict of interest are for 2 players.")
+BANQUET = N_("Banquet table: enter the space where it starts, a whole number from {low} to {high}.")
+FRACTIONS = N_("fractions: one entry per track space 0 to {last} (null where not entered).")
+FRACTION = N_(
+    "Space {space}: the fraction is two whole numbers, the top one (best "
+    "exhibition) at least the bottom one (second)."
+)
+TOPS = N_("tops: enter the top card of each of the two auction piles.")
+PROFILE_NAME = N_("profile: name the board profile in 1 to 40 characters.")
+PROFILE_CHAR = N_("profile: the name {text} contains {char}.")
 
 
 def new_table(setup: object) -> dict:
     """The state of a fresh table: hands dealt, piles' tops up, everyone at the start."""
-    names, variant = _names_and_variant(setup)
-    count = len(names)
-    banquet = _banquet(setup.get("banquet"))
-    checks = _per_seat(setup.get("checks"), count, cards.CHECKS_EACH, "checks")
-    thieves = _per_seat(setup.get("thieves"), count, cards.THIEVES_EACH, "thieves")
-    hands = _hands(setup.get("hands"), count)
-    rest = cards.TOTAL_CARDS - cards.HAND * count
+    if not isinstance(setup, dict):
+        raise InvalidSetup(N_("The table setup must be an object with a list of players."))
+    only_known_fields(setup, SETUP_KEYS)
+    read = _checked_setup(setup)
+    names, checks, thieves, hands = read["names"], read["checks"], read["thieves"], read["hands"]
+    rest = cards.TOTAL_CARDS - cards.HAND * len(names)
+    sizes = [(rest + 1) // 2, rest // 2]
     return {
         "game": cards.GAME,
         "players": [
@@ -50,15 +64,17 @@ def new_table(setup: object) -> dict:
             }
             for seat, name in enumerate(names)
         ],
-        "variant": variant,
-        "profile": _profile(setup.get("profile", DEFAULT_PROFILE)),
-        "banquet": banquet,
-        "fractions": _fractions(setup.get("fractions"), banquet),
-        "piles": _piles(setup.get("tops"), [(rest + 1) // 2, rest // 2]),
+        "variant": read["variant"],
+        "profile": read["profile"],
+        "banquet": read["banquet"],
+        "fractions": read["fractions"],
+        "piles": [
+            {"size": size, "top": top} for size, top in zip(sizes, read["tops"], strict=True)
+        ],
         "register": [],
         "jail": [],
         "turn": 1,
-        "phase": first_phase(variant),
+        "phase": first_phase(read["variant"]),
         "places": None,
         "played": None,
         "shows": None,
@@ -69,31 +85,57 @@ def new_table(setup: object) -> dict:
     }
 
 
+def _checked_setup(setup: dict) -> dict:
+    """Every field of a setup read; the refusals of all of them raised at once (one form)."""
+    read: dict = {}
+    refusals: list[RuleError] = []
+
+    def take(key: str, reader: Callable[[], object]) -> None:
+        """Keep a field's value, or its refusals: a form shows every field's refusal at once."""
+        try:
+            read[key] = reader()
+        except InvalidSetup as refused:
+            refusals.extend([refused, *getattr(refused, "others", [])])
+
+    players = setup.get("players")
+    take("names", lambda: _names(players))
+    if "names" in read:
+        take("variant", lambda: _variant(setup.get("variant"), len(read["names"])))
+    take("banquet", lambda: _banquet(setup.get("banquet")))
+    # The seats' fields are read even when the names are refused, as many seats as were entered.
+    if isinstance(players, list):
+        count = len(read.get("names", players))
+        take("checks", lambda: _per_seat(setup.get("checks"), count, cards.CHECKS_EACH, "checks"))
+        take(
+            "thieves", lambda: _per_seat(setup.get("thieves"), count, cards.THIEVES_EACH, "thieves")
+        )
+        take("hands", lambda: _hands(setup.get("hands"), count))
+    take("profile", lambda: _profile(setup.get("profile", DEFAULT_PROFILE)))
+    if "banquet" in read:
+        take("fractions", lambda: _fractions(setup.get("fractions"), read["banquet"]))
+    take("tops", lambda: _tops(setup.get("tops")))
+    raise_all(refusals)
+    return read
+
+
 def first_phase(variant: str | None) -> str:
     """The first step of every turn: where everyone goes, or both at once, or only what."""
     return {SURPRISE: "choose", CONFLICT: "action"}.get(variant, "location")
 
 
-def _names_and_variant(setup: object) -> tuple[list[str], str | None]:
-    """The players and the two-player variant of a setup, validated."""
-    if not isinstance(setup, dict):
-        raise InvalidSetup(N_("The table setup must be an object with a list of players."))
-    only_known_fields(setup, SETUP_KEYS)
-    names = player_names(
-        setup.get("players"),
-        cards.MIN_PLAYERS,
-        cards.MAX_PLAYERS,
-        PLAYER_COUNT,
-    )
-    variant = setup.get("variant")
-    if len(names) == 2:
+def _names(value: object) -> list[str]:
+    """The players' names, 2 to 5 of them."""
+    return player_names(value, cards.MIN_PLAYERS, cards.MAX_PLAYERS, PLAYER_COUNT)
+
+
+def _variant(variant: object, count: int) -> str | None:
+    """The two-player variant: required with 2 players, refused with more."""
+    if count == 2:
         if variant not in VARIANTS:
-            raise InvalidSetup(
-                N_("Two players choose a variant: surprise or conflict of interest.")
-            )
+            raise InvalidSetup(TWO_PLAYERS_VARIANT)
     elif variant is not None:
-        raise InvalidSetup(N_("The variants surprise and conflict of interest are for 2 players."))
-    return names, variant
+        raise InvalidSetup(VARIANT_FOR_TWO)
+    return variant
 
 
 def _whole(number: object, low: int, high: int, message: str, **params: object) -> int:
@@ -109,18 +151,27 @@ def _banquet(value: object) -> int:
         value,
         2,
         MAX_BANQUET,
-        N_("Banquet table: enter the space where it starts, a whole number from {low} to {high}."),
+        BANQUET,
     )
 
 
 def _fractions(value: object, banquet: int) -> list:
     """Per track space before the banquet: [top, bottom] or None (not entered yet)."""
     if not isinstance(value, list) or len(value) != banquet:
-        raise InvalidSetup(
-            N_("fractions: one entry per track space 0 to {last} (null where not entered)."),
-            last=banquet - 1,
-        )
-    return [read_fraction(entry, space, InvalidSetup) for space, entry in enumerate(value)]
+        raise InvalidSetup(FRACTIONS, last=banquet - 1)
+    return _each(lambda space, entry: read_fraction(entry, space, InvalidSetup), value)
+
+
+def _each(reader: Callable[[int, object], object], entries: list) -> list:
+    """`reader(index, entry)` of every entry; every entry's refusal raised at once."""
+    read, refusals = [], []
+    for index, entry in enumerate(entries):
+        try:
+            read.append(reader(index, entry))
+        except InvalidSetup as refused:
+            refusals.extend([refused, *getattr(refused, "others", [])])
+    raise_all(refusals)
+    return read
 
 
 def read_fraction(entry: object, space: int, error=InvalidSetup) -> list | None:
@@ -133,13 +184,7 @@ def read_fraction(entry: object, space: int, error=InvalidSetup) -> list | None:
         or any(type(number) is not int or not 0 <= number <= MAX_BANQUET for number in entry)
         or entry[0] < entry[1]
     ):
-        raise error(
-            N_(
-                "Space {space}: the fraction is two whole numbers, the top one (best "
-                "exhibition) at least the bottom one (second)."
-            ),
-            space=space,
-        )
+        raise error(FRACTION, space=space)
     return list(entry)
 
 
@@ -178,19 +223,23 @@ def _per_seat(value: object, count: int, each: int, what: str) -> list[list[int]
     if not isinstance(value, list) or len(value) != count:
         raise InvalidSetup(messages["count"], count=count)
     seen: dict[int, int] = {}
-    for seat, numbers in enumerate(value):
-        if not isinstance(numbers, list) or len(numbers) != each:
+    return _each(lambda seat, numbers: _seat_numbers(numbers, seat, each, messages, seen), value)
+
+
+def _seat_numbers(numbers: object, seat: int, each: int, messages: dict, seen: dict) -> list:
+    """One seat's check values or thief numbers; `seen` maps each number to its seat."""
+    if not isinstance(numbers, list) or len(numbers) != each:
+        raise InvalidSetup(messages["seat"], seat=seat + 1)
+    for number in numbers:
+        if number == "":
             raise InvalidSetup(messages["seat"], seat=seat + 1)
-        for number in numbers:
-            if number == "":
-                raise InvalidSetup(messages["seat"], seat=seat + 1)
-            _whole(number, 1, MAX_VALUE, messages["value"], seat=seat + 1, value=str(number)[:12])
-            if number in seen:
-                raise InvalidSetup(
-                    messages["twice"], value=number, first=seen[number] + 1, second=seat + 1
-                )
-            seen[number] = seat
-    return value
+        _whole(number, 1, MAX_VALUE, messages["value"], seat=seat + 1, value=str(number)[:12])
+        if number in seen:
+            raise InvalidSetup(
+                messages["twice"], value=number, first=seen[number] + 1, second=seat + 1
+            )
+        seen[number] = seat
+    return numbers
 
 
 def _hands(value: object, count: int) -> list[list[dict]]:
@@ -201,45 +250,44 @@ def _hands(value: object, count: int) -> list[list[dict]]:
             each=cards.HAND,
             count=count,
         )
-    hands = []
-    for seat, hand in enumerate(value):
-        if not isinstance(hand, list) or len(hand) != cards.HAND:
-            raise InvalidSetup(
-                N_("Cards of player {seat}: enter the {each} cards dealt."),
-                seat=seat + 1,
-                each=cards.HAND,
-            )
-        hands.append(
-            [
-                cards.read_card(
-                    card,
-                    f"hands[{seat}][{index}]",
-                    InvalidSetup,
-                    DEALT_CARD,
-                    seat=seat + 1,
-                    number=index + 1,
-                )
-                for index, card in enumerate(hand)
-            ]
+    return _each(_hand, value)
+
+
+def _hand(seat: int, hand: object) -> list[dict]:
+    """The cards dealt to one seat; every card's refusal at once."""
+    if not isinstance(hand, list) or len(hand) != cards.HAND:
+        raise InvalidSetup(
+            N_("Cards of player {seat}: enter the {each} cards dealt."),
+            seat=seat + 1,
+            each=cards.HAND,
         )
-    return hands
+    return _each(
+        lambda index, card: cards.read_card(
+            card,
+            f"hands[{seat}][{index}]",
+            InvalidSetup,
+            DEALT_CARD,
+            seat=seat + 1,
+            number=index + 1,
+        ),
+        hand,
+    )
 
 
-def _piles(tops: object, sizes: list[int]) -> list[dict]:
-    """The two face-up piles at the auction house: cards left and the top card."""
+def _tops(tops: object) -> list[dict]:
+    """The top card of each of the two face-up piles at the auction house."""
     if not isinstance(tops, list) or len(tops) != 2:
-        raise InvalidSetup(N_("tops: enter the top card of each of the two auction piles."))
-    return [
-        {
-            "size": size,
-            "top": cards.read_card(top, f"tops[{index}]", InvalidSetup, TOP_CARD, pile=index + 1),
-        }
-        for index, (size, top) in enumerate(zip(sizes, tops, strict=True))
-    ]
+        raise InvalidSetup(TOPS)
+    return _each(
+        lambda index, top: cards.read_card(
+            top, f"tops[{index}]", InvalidSetup, TOP_CARD, pile=index + 1
+        ),
+        tops,
+    )
 
 
 def _profile(value: object) -> str:
     """The board profile's name (the app remembers board values and cards under it)."""
     if not isinstance(value, str) or not value.strip() or len(value.strip()) > 40:
-        raise InvalidSetup(N_("profile: name the board profile in 1 to 40 characters."))
-    return check_text(value, InvalidSetup, N_("profile: the name {text} contains {char}."))
+        raise InvalidSetup(PROFILE_NAME)
+    return check_text(value, InvalidSetup, PROFILE_CHAR)

@@ -1,7 +1,7 @@
 """Cech zlodějů table setup: players, gold, cards and the card-cost table (RULES.md §3)."""
 
 from scoring.common import only_known_fields, player_names
-from scoring.errors import N_, InvalidSetup
+from scoring.errors import N_, InvalidSetup, RuleError, raise_all
 
 GAME = "thieves_guild"
 MIN_PLAYERS = 3
@@ -31,13 +31,7 @@ def new_table(setup: object) -> dict:
     if not isinstance(setup, dict):
         raise InvalidSetup(N_("The table setup must be an object with a list of players."))
     only_known_fields(setup, SETUP_KEYS)
-    names = player_names(
-        setup.get("players"),
-        MIN_PLAYERS,
-        MAX_PLAYERS,
-        N_("Cech zlodějů is played by 3 to 9 players, not {count}."),
-    )
-    costs = card_costs(setup.get("card_costs"))
+    names, costs = _checked_setup(setup)
     gold = gold_each(len(names))
     return {
         "game": GAME,
@@ -63,6 +57,28 @@ def new_table(setup: object) -> dict:
     }
 
 
+def _checked_setup(setup: dict) -> tuple[list[str], list[int]]:
+    """The players and the card-cost table; every refusal among them raised at once."""
+    refusals: list[RuleError] = []
+    names: list[str] = []
+    costs: list[int] = []
+    try:
+        names = player_names(
+            setup.get("players"),
+            MIN_PLAYERS,
+            MAX_PLAYERS,
+            N_("Cech zlodějů is played by 3 to 9 players, not {count}."),
+        )
+    except InvalidSetup as refused:
+        refusals.append(refused)
+    try:
+        costs = card_costs(setup.get("card_costs"))
+    except InvalidSetup as refused:
+        refusals += [refused, *getattr(refused, "others", [])]
+    raise_all(refusals)
+    return names, costs
+
+
 def card_costs(costs: object) -> list[int]:
     """The card-cost table as entered: 1 for the first card, each further card dearer."""
     if (
@@ -77,19 +93,26 @@ def card_costs(costs: object) -> list[int]:
             ),
             most=MAX_COSTS,
         )
+    # Every wrong price is named at once, so the table fixes the whole list in one go.
+    refusals = []
     if costs[0] != FIRST_CARD_COST:
-        raise InvalidSetup(
-            N_("card_costs: the first card costs 1 gold (the rulebook says so), not {cost}."),
-            cost=costs[0],
+        refusals.append(
+            InvalidSetup(
+                N_("card_costs: the first card costs 1 gold (the rulebook says so), not {cost}."),
+                cost=costs[0],
+            )
         )
     for position in range(1, len(costs)):
         if not costs[position - 1] < costs[position] <= GOLD_IN_BOX:
-            raise InvalidSetup(
-                N_(
-                    "card_costs: card {number} costs {cost}; each further card in a turn costs "
-                    "more than the one before (and at most 120 gold)."
-                ),
-                number=position + 1,
-                cost=costs[position],
+            refusals.append(
+                InvalidSetup(
+                    N_(
+                        "card_costs: card {number} costs {cost}; each further card in a turn "
+                        "costs more than the one before (and at most 120 gold)."
+                    ),
+                    number=position + 1,
+                    cost=costs[position],
+                )
             )
+    raise_all(refusals)
     return list(costs)

@@ -74,6 +74,27 @@ def test_material_two_thieves_with_different_numbers_equal_refused():
         adel.new_table(setup(3, thieves=[[1, 2], [2, 4], [5, 6]]))
 
 
+def test_setup_refuses_every_bad_board_value_at_once():
+    fractions = setup(3)["fractions"]
+    fractions[2], fractions[7] = [1, 3], [4, None]
+    hands = setup(3)["hands"]
+    hands[2][3] = {"letter": "G", "year": 1700}
+    bad = {
+        "checks": [[11, 12, 13, 14], [21, 22, 23, 12], [31, 32, 33, 34]],
+        "thieves": [[1, 2], [3, "x"], [5, 6]],
+        "fractions": fractions,
+        "hands": hands,
+        "profile": "",
+    }
+    with pytest.raises(InvalidSetup) as refused:
+        adel.new_table(setup(3, **bad))
+    shown = [str(each) for each in (refused.value, *refused.value.others)]
+    assert len(shown) == 6, shown
+    assert "12 is entered twice" in shown[0] and "Thieves of player 2: x" in shown[1]
+    assert "Card 4 of player 3" in shown[2] and "profile:" in shown[3]
+    assert shown[4].startswith("Space 2:") and shown[5].startswith("Space 7:")
+
+
 def test_board_values_track_fraction_top_at_least_bottom():
     fractions = setup(3)["fractions"]
     fractions[4] = [1, 3]

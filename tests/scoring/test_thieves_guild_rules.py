@@ -69,6 +69,14 @@ def test_setup_each_further_card_in_a_turn_costs_more(costs):
         thieves_guild.new_table({"players": names(4), "card_costs": costs})
 
 
+def test_setup_refuses_the_players_and_every_wrong_card_price_at_once():
+    with pytest.raises(InvalidSetup, match="3 to 9 players") as refused:
+        thieves_guild.new_table({"players": names(2), "card_costs": [2, 3, 3, 5, 4]})
+    others = [str(other) for other in refused.value.others]
+    assert len(others) == 3 and "the first card costs 1 gold" in others[0]
+    assert "card 3 costs 3" in others[1] and "card 5 costs 4" in others[2]
+
+
 def test_setup_an_unknown_setup_field_is_refused_by_name():
     with pytest.raises(
         InvalidSetup, match='Unknown setup field "variant".*takes: players, card_costs'

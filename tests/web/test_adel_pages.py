@@ -4,6 +4,7 @@ import re
 
 import pytest
 
+from companion_app.store import get_store
 from tests.web.adel_pages import AdelPages, setup_form
 
 
@@ -21,12 +22,70 @@ def test_setup_form_asks_the_board_values_with_number_fields_and_no_dropdowns(cl
     assert page.count('inputmode="numeric"') > 100
 
 
-def test_setup_refuses_two_equal_check_values_next_to_the_board_values(client, av):
+def test_setup_refuses_two_equal_check_values_next_to_the_second_players_checks(client, av):
     data = {**setup_form(), "p1.check3": "11"}
     response = client.post("/tables/new/adel_verpflichtet", data=data)
     assert response.status_code == 400
     page = response.get_data(as_text=True)
-    assert 'data-error="board"' in page and "11 is entered twice" in page
+    assert 'data-error="seat1"' in page and "11 is entered twice" in page
+
+
+#: A setup with three bad fields: a check value twice, a fraction missing its bottom number
+#: and a thief number that is not a number (RULES.md §4 board values).
+THREE_BAD_FIELDS = {"p1.check3": "11", "bottom3": "", "p2.thief0": "x"}
+
+
+def setup_refusals(client, data: dict) -> dict[str, list[str]]:
+    """Post the setup form; every refusal shown, by the field it stands next to."""
+    response = client.post("/tables/new/adel_verpflichtet", data=data)
+    assert response.status_code == 400
+    shown: dict[str, list[str]] = {}
+    for area, message in re.findall(r'data-error="([\w.]+)">(.*?)</p>', response.text, re.S):
+        shown.setdefault(area, []).append(message)
+    return shown
+
+
+def test_setup_shows_every_refusal_at_once_each_next_to_its_field(client, av):
+    shown = setup_refusals(client, {**setup_form(), **THREE_BAD_FIELDS})
+    assert set(shown) == {"seat1", "track", "seat2"}, shown
+    assert "11 is entered twice" in shown["seat1"][0]
+    assert shown["track"] == [
+        "Space 3: the fraction is two whole numbers, the top one (best exhibition) at least "
+        "the bottom one (second)."
+    ]
+    assert shown["seat2"] == ["Thieves of player 3: x is not a whole number from 1 to 999."]
+    with client.application.app_context():
+        assert get_store().list_tables() == []
+
+
+def test_setup_shows_every_refusal_at_once_in_czech(client):
+    client.post("/lang", data={"lang": "cs", "next": "/"})
+    shown = setup_refusals(client, {**setup_form(), **THREE_BAD_FIELDS})
+    assert set(shown) == {"seat1", "track", "seat2"}, shown
+    assert "hodnota 11 je zadána dvakrát" in shown["seat1"][0]
+    assert shown["track"][0].startswith("Pole 3: zlomek jsou dvě celá čísla")
+    assert shown["seat2"] == ["Zloději hráče 3: x není celé číslo od 1 do 999."]
+    with client.application.app_context():
+        assert get_store().list_tables() == []
+
+
+def test_setup_refusals_stand_by_the_names_the_banquet_and_the_pile_tops_too(client, av):
+    bad = {"player": ["Ann", "Ann", "Cid"], "banquet": "1", "top1.letter": "", "top1.new": ""}
+    shown = setup_refusals(client, {**setup_form(), **bad})
+    assert set(shown) == {"players", "banquet", "tops"}, shown
+    assert (
+        'name="banquet" value="1"'
+        in client.post("/tables/new/adel_verpflichtet", data={**setup_form(), **bad}).text
+    )  # what was typed stays
+
+
+def test_a_seats_refusal_goes_to_the_seat_filled_in_on_the_form(client, av):
+    form = setup_form()
+    moved = {key.replace("p2.", "p3."): value for key, value in form.items() if "p2." in key}
+    data = {key: value for key, value in form.items() if "p2." not in key}
+    data.update(moved, player=["Ann", "Bob", "", "Cid"], **{"p3.thief1": "0"})
+    shown = setup_refusals(client, data)
+    assert set(shown) == {"seat3"}, shown
 
 
 def test_a_whole_turn_through_the_panels(av):

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion_app.store import get_store
 from tests.scoring.thieves_guild_random import names
 
 VERSION_FIELD = re.compile(r'name="version" value="(\d+)"')
@@ -75,6 +76,53 @@ def test_setup_refuses_a_cost_table_that_does_not_start_at_1_next_to_the_field(c
     assert (
         "Card prices in one turn (the table in the rulebook): the first card costs 1 gold" in page
     )
+
+
+#: Two players (3 are needed) and a card-cost table that starts at 2 and does not rise at
+#: card 3 (RULES.md §3: the first card costs 1, each further card in a turn costs more).
+THREE_BAD_ENTRIES = {"player": ["Ann", "Bob"], "cost0": "2", "cost1": "3", "cost2": "3"}
+
+
+def setup_refusals(client) -> dict[str, list[str]]:
+    """Post the bad setup; every refusal shown, by the field it stands next to."""
+    response = client.post(NEW, data=THREE_BAD_ENTRIES)
+    assert response.status_code == 400
+    shown: dict[str, list[str]] = {}
+    for area, message in re.findall(r'data-error="(\w+)">(.*?)</p>', response.text, re.S):
+        shown.setdefault(area, []).append(message)
+    with client.application.app_context():
+        assert get_store().list_tables() == []
+    assert 'name="cost2" value="3"' in response.text  # what was typed stays
+    return shown
+
+
+def test_setup_shows_every_refusal_at_once_each_next_to_its_field(client, guild):
+    shown = setup_refusals(client)
+    assert shown["players"] == ["Cech zlodějů is played by 3 to 9 players, not 2."]
+    label = "Card prices in one turn (the table in the rulebook): "
+    assert shown["card_costs"] == [
+        label + "the first card costs 1 gold (the rulebook says so), not 2.",
+        label + "card 3 costs 3; each further card in a turn costs more than the one before "
+        "(and at most 120 gold).",
+    ]
+
+
+def test_setup_shows_every_refusal_at_once_in_czech(client):
+    client.post("/lang", data={"lang": "cs", "next": "/"})
+    shown = setup_refusals(client)
+    assert shown["players"] == ["Cech zlodějů hrají 3 až 9 hráči, ne 2."]
+    assert [message.split(": ", 1)[1] for message in shown["card_costs"]] == [
+        "první karta stojí jeden zlatý (tak to říkají pravidla), ne 2.",
+        "3. karta stojí 3; každá další karta v kole je dražší než předchozí "
+        "(a stojí nejvýš 120 zlatých).",
+    ]
+
+
+def test_the_api_answers_a_setup_with_several_refusals_with_the_first(client):
+    body = {"game": "thieves_guild", "players": names(2), "card_costs": [2, 2]}
+    refused = client.post("/api/tables", json=body)
+    assert refused.status_code == 400
+    assert refused.get_json()["error"] == "Cech zlodějů is played by 3 to 9 players, not 2."
 
 
 def test_a_turn_through_the_forms_names_the_victim_before_the_robbery(guild):
