@@ -139,7 +139,7 @@ class Bridge(LinkEvents):
         finally:
             self._link = None
             self._seq = link.next_seq
-            port.close()
+            link.close(port.close)
             self._report(connected=False)
 
     def attach(self, link, path=None):

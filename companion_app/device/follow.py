@@ -55,6 +55,10 @@ class Follower:
                 log.info("the app is not answering (%s); trying again", exc)
                 etag = None
                 self._stop.wait(self.RETRY_S)
+            except Exception:  # a bug showing a view must not end following for good
+                log.exception("could not hand the device view over; trying again")
+                etag = None
+                self._stop.wait(self.RETRY_S)
 
     def _poll(self, etag):
         """One (long) poll of the device view; the etag to wait on next."""

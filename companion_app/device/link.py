@@ -91,6 +91,18 @@ class Link:
             self._pending[slot] = [seq, line, self._clock()]  # supersedes an older one
             return True
 
+    def close(self, close_port):
+        """End the session: run `close_port` while no write is in progress; nothing is sent after.
+
+        Another thread (the app follower) may be inside `command` when the reader thread gives
+        the port up; pyserial's write on a port closed under it fails with a TypeError.
+        """
+        with self._lock:
+            if self.failed is None:
+                self.failed = OSError("the session ended")
+            self.ready = False
+            close_port()
+
     def answer(self, token, err=None):
         """The app took (err None) or refused a device event: ACK or NAK it, once per seq."""
         epoch, seq = token

@@ -60,6 +60,24 @@ def test_a_bug_in_a_handler_is_logged_and_the_bridge_goes_on(live, sim, bridge, 
     assert_each_press_once(live, [(rid, 0)])
 
 
+def test_a_bug_showing_a_view_is_logged_and_following_goes_on(live, sim, bridge, caplog):
+    game = Razzia(live)
+    follower = bridge.follower
+    real, calls = follower._on_view, []
+
+    def buggy(table, view):
+        """Fails the first time it is handed a view with a reveal."""
+        if view and view.get("reveal") and not calls:
+            calls.append(table)
+            raise TypeError("bug showing a view")
+        real(table, view)
+
+    follower._on_view = buggy
+    game.arm([0])
+    assert sim.wait_leds(lambda v: v.seat_px[0] == "armed", 3 * SHOWN_S)
+    assert calls and "bug showing a view" in caplog.text
+
+
 def test_without_a_box_the_status_says_so(live):
     bridge = Bridge(live.url, lambda: None, mode="serial", report=live.status.update).start()
     try:

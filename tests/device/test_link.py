@@ -223,6 +223,35 @@ def test_a_port_error_on_write_is_kept_not_raised(wire):
     assert isinstance(wire.link.failed, serial.SerialException)
 
 
+def test_closing_waits_for_a_write_in_progress_and_nothing_is_written_after(wire):
+    """The follower's command and the reader's close never meet mid-write (pyserial fails then)."""
+    import threading
+
+    writing, release, order = threading.Event(), threading.Event(), []
+
+    def slow_write(data):
+        """A write that takes a while, as to a busy port."""
+        order.append("write")
+        writing.set()
+        release.wait(2)
+
+    wire.link._write = slow_write
+    sender = threading.Thread(target=wire.link.command, args=(P.DISARM,))
+    sender.start()
+    writing.wait(2)
+    closer = threading.Thread(target=wire.link.close, args=(lambda: order.append("close"),))
+    closer.start()
+    closer.join(0.2)
+    assert order == ["write"], "the port closed while a write was in progress"
+    release.set()
+    sender.join(2)
+    closer.join(2)
+    assert order == ["write", "close"]
+    assert not wire.link.command(P.SET, "police=2 limit=7 round=1 rounds=3 seats=4", force=True)
+    wire.link.poll()
+    assert order == ["write", "close"] and wire.link.failed is not None
+
+
 def test_the_wire_bytes_over_a_loop_port():
     port = serial.serial_for_url("loop://", timeout=0.2)
     try:
