@@ -4,7 +4,7 @@ import copy
 import random
 
 from scoring.adel_verpflichtet import ending, resolve, turn
-from scoring.common import handler_for
+from scoring.common import handler_for, plain_copy
 from scoring.errors import N_, IllegalMove
 
 
@@ -19,7 +19,7 @@ def apply(state: dict, move: object) -> dict:
     phase = _PHASES[move["type"]]
     if state["phase"] != phase:
         raise IllegalMove(PHASE_MESSAGES[state["phase"]])
-    new_state = copy.deepcopy(state)
+    new_state = plain_copy(state)  # states are plain JSON: no deepcopy memo needed
     handler(new_state, move)
     return new_state
 
