@@ -16,7 +16,7 @@ from companion_app.games.for_sale_text import bid_banner, setup_steps
 from companion_app.games.forms import GENERAL_AREA, score_posted, whole_number
 from companion_app.i18n import money, translate_error, translate_refusal
 from scoring.errors import InvalidSheet
-from scoring.for_sale import buying, cards
+from scoring.for_sale import buying, cards, queries
 from scoring.for_sale import selling as selling_rules
 from scoring.for_sale.results import results
 
@@ -100,7 +100,7 @@ def table_facts(state: dict) -> dict:
     selling = state["phase"] in ("selling", "reveal", "game_over")
     facts: dict = {
         "selling": selling,
-        "round": state["selling_round"] if selling else state["buying_round"],
+        "round": queries.round_in_play(state),
         "houses_left": buying.houses_left(state),
         "checks_left": selling_rules.checks_left(state),
     }

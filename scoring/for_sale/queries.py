@@ -132,12 +132,23 @@ def summary(state: dict) -> dict:
     return {
         "players": names,
         "phase": state["phase"],
-        "round": state["selling_round"] if _selling(state) else state["buying_round"],
+        "round": round_in_play(state),
         "rounds": _phase_rounds(state),
         "finished": state["phase"] == "game_over",
         "winners": [name for name, rank in zip(names, ranks, strict=True) if rank == 1],
         "totals": money_of(state),
     }
+
+
+def round_in_play(state: dict) -> int:
+    """The round of the current phase being played, counting the one whose cards are due next.
+
+    The counters go up when a round's cards are turned over, so while the table is turning
+    them over the round about to be played is one more ("Selling round 1/7", never 0/7).
+    """
+    played = state["selling_round"] if _selling(state) else state["buying_round"]
+    waiting_for_cards = state["phase"] in ("buying", "selling")
+    return min(played + 1, _phase_rounds(state)) if waiting_for_cards else played
 
 
 def _selling(state: dict) -> bool:

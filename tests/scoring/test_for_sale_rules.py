@@ -6,6 +6,7 @@ import pytest
 
 from scoring import for_sale
 from scoring.errors import IllegalMove, InvalidSetup
+from scoring.for_sale.queries import round_in_play
 from scoring.for_sale.selling import ranks
 from tests.scoring.for_sale_play import (
     FILIP,
@@ -337,3 +338,14 @@ def test_rules_2_a_player_who_has_bid_and_cannot_raise_passes_and_gets_half_back
     state = play(state, {"type": "pass", "seat": FILIP})
     filip = state["players"][FILIP]
     assert filip["houses"] == [14] and filip["coins"] == 25 + 2 and filip["spent"] == 1
+
+
+def test_the_round_shown_while_its_cards_are_turned_over_is_the_round_about_to_be_played():
+    """§2: a round starts by turning over its cards; until then the table is in that round."""
+    state = started()
+    assert state["phase"] == "buying" and round_in_play(state) == 1
+    state = everyone_passes(state, THREE_PLAYER_ROUNDS[0])
+    assert state["phase"] == "buying" and round_in_play(state) == 2
+    state = buy_all(state, THREE_PLAYER_ROUNDS[1:])
+    assert state["phase"] == "selling" and round_in_play(state) == 1
+    assert for_sale.summary(state)["round"] == 1 and for_sale.summary(state)["rounds"] == 10
