@@ -15,7 +15,7 @@ from companion_app.games import (
 from companion_app.games.adel_verpflichtet_setup import catalogue, read_card
 from companion_app.games.adel_verpflichtet_text import action_text, card_text, place_text, step_text
 from companion_app.games.forms import GENERAL_AREA, whole_number
-from scoring.adel_verpflichtet import cards, ending, queries, resolve
+from scoring.adel_verpflichtet import cards, ending, moves, queries, resolve
 from scoring.adel_verpflichtet.results import results
 
 GAME = cards.GAME
@@ -46,17 +46,8 @@ PHASES = {
     "final": _l("Final exhibition"),
     "game_over": _l("Game over"),
 }
-#: Which panel shows the refusal of each kind of move (the panel of its phase).
-AREAS = {
-    "locations": "location",
-    "actions": "action",
-    "choices": "choose",
-    "buy": "buy",
-    "exhibitions": "exhibit",
-    "steal": "steal",
-    "next": "review",
-    "final": "final",
-}
+#: Which panel shows the refusal of each kind of move: the panel of its phase.
+AREAS = moves.PHASE_OF_MOVE
 describe = adel_verpflichtet_text.describe
 setup_context = adel_verpflichtet_setup.setup_context
 parse_setup = adel_verpflichtet_setup.parse_setup

@@ -59,25 +59,7 @@ def _read_final(state: dict, shows: object) -> list[list[dict]]:
             N_("Enter each of the {count} players' final exhibition ([] for none)."),
             count=len(players),
         )
-    found = []
-    for seat, shown in enumerate(shows):
-        name = players[seat]["name"]
-        if not isinstance(shown, list):
-            raise IllegalMove(N_("Enter the cards {name} exhibits."), name=name)
-        chosen = [cards.read_card(card, f"shows[{seat}]") for card in shown]
-        if cards.take_from(players[seat]["hand"], chosen) is None:
-            raise IllegalMove(
-                N_("{name} does not hold all of those cards; {name} holds {hand}."),
-                name=name,
-                hand=", ".join(cards.label(card) for card in players[seat]["hand"]),
-            )
-        if chosen and not cards.is_exhibition(chosen):
-            raise IllegalMove(
-                N_(
-                    "{name}'s exhibition is not valid: it needs 3 or more cards whose letters "
-                    "follow without a gap (ABC, AAB, CCC, BCCD)."
-                ),
-                name=name,
-            )
-        found.append(chosen)
-    return found
+    return [
+        cards.read_exhibition(player, seat, shown, empty_ok=True)
+        for seat, (player, shown) in enumerate(zip(players, shows, strict=True))
+    ]

@@ -16,7 +16,7 @@ def complete_move(_state: dict, move: object, _rng: random.Random) -> dict:
 def apply(state: dict, move: object) -> dict:
     """The state after `move`; the input state is never modified."""
     handler = handler_for(move, _HANDLERS, fields=MOVE_FIELDS)
-    phase = _PHASES[move["type"]]
+    phase = PHASE_OF_MOVE[move["type"]]
     if state["phase"] != phase:
         raise IllegalMove(PHASE_MESSAGES[state["phase"]])
     new_state = plain_copy(state)  # states are plain JSON: no deepcopy memo needed
@@ -57,8 +57,8 @@ _HANDLERS = {
     "next": ending.next_turn,
     "final": ending.final,
 }
-#: The phase each move type belongs to.
-_PHASES = {
+#: The phase each move type belongs to (the table page shows its refusal in that panel).
+PHASE_OF_MOVE = {
     "locations": "location",
     "actions": "action",
     "choices": "choose",

@@ -164,24 +164,7 @@ def _read_shows(state: dict, shows: object, exhibitors: list[int]) -> dict[int, 
             if shown is not None:
                 raise IllegalMove(N_("{name} did not play exhibit this turn."), name=name)
             continue
-        if not isinstance(shown, list):
-            raise IllegalMove(N_("Enter the cards {name} exhibits."), name=name)
-        chosen = [cards.read_card(card, f"shows[{seat}]") for card in shown]
-        if cards.take_from(players[seat]["hand"], chosen) is None:
-            raise IllegalMove(
-                N_("{name} does not hold all of those cards; {name} holds {hand}."),
-                name=name,
-                hand=", ".join(cards.label(card) for card in players[seat]["hand"]),
-            )
-        if not cards.is_exhibition(chosen):
-            raise IllegalMove(
-                N_(
-                    "{name}'s exhibition is not valid: it needs 3 or more cards whose letters "
-                    "follow without a gap (ABC, AAB, CCC, BCCD)."
-                ),
-                name=name,
-            )
-        found[seat] = chosen
+        found[seat] = cards.read_exhibition(players[seat], seat, shown, empty_ok=False)
     return found
 
 
