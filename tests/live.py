@@ -97,3 +97,22 @@ def json_request(
     except urllib.error.HTTPError as refused:
         with refused:
             return refused.code, json.loads(refused.read())
+
+
+def final_rows(page, score_attr: str) -> list[tuple[int, int, int]]:
+    """The final screen's breakdown rows as (seat, score, rank), in the order shown."""
+    rows = page.query_selector_all("[data-testid=final-breakdown] tbody tr")
+    return [
+        (
+            int(row.get_attribute("data-seat")),
+            int(row.get_attribute(score_attr)),
+            int(row.get_attribute("data-rank")),
+        )
+        for row in rows
+    ]
+
+
+def ranked_rows(final: dict) -> list[tuple[int, int, int]]:
+    """A game's `results` players as (seat, score, rank), best rank first, then by seat."""
+    rows = ((player["seat"], player["score"], player["rank"]) for player in final["players"])
+    return sorted(rows, key=lambda row: (row[2], row[0]))

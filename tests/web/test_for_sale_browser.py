@@ -3,7 +3,7 @@
 import pytest
 
 from scoring import for_sale
-from tests.live import check_tablet_fit, screenshot
+from tests.live import check_tablet_fit, final_rows, ranked_rows, screenshot
 from tests.scoring.for_sale_play import IN_ORDER, NAMES
 
 LANDSCAPE = {"width": 1280, "height": 800}
@@ -135,20 +135,7 @@ def test_a_whole_three_player_game_by_clicking(live_server, browser):
     assert tablet.state["phase"] == "game_over"
     tablet.shot("final")
     final = for_sale.results(tablet.state)
-    rows = page.query_selector_all("[data-testid=final-breakdown] tbody tr")
-    shown = [
-        (
-            int(r.get_attribute("data-seat")),
-            int(r.get_attribute("data-money")),
-            int(r.get_attribute("data-rank")),
-        )
-        for r in rows
-    ]
-    expected = sorted(
-        ((p["seat"], p["score"], p["rank"]) for p in final["players"]),
-        key=lambda row: (row[2], row[0]),
-    )
-    assert shown == expected
+    assert final_rows(page, "data-money") == ranked_rows(final)
     winners = [p["name"] for p in final["players"] if p["winner"]]
     assert all(name in page.inner_text("[data-testid=winners]") for name in winners)
     assert not errors, errors

@@ -3,7 +3,7 @@
 import pytest
 
 from scoring import thieves_guild
-from tests.live import check_tablet_fit, screenshot
+from tests.live import check_tablet_fit, final_rows, ranked_rows, screenshot
 from tests.scoring.thieves_guild_random import names
 
 LANDSCAPE = {"width": 1024, "height": 768}
@@ -177,20 +177,7 @@ def test_a_whole_seven_player_game_by_tapping_to_the_results_page(live_server, b
     assert tablet.state["bank"] == 4
     tablet.shot("final")
     final = thieves_guild.results(tablet.state)
-    rows = page.query_selector_all("[data-testid=final-breakdown] tbody tr")
-    shown = [
-        (
-            int(r.get_attribute("data-seat")),
-            int(r.get_attribute("data-gold")),
-            int(r.get_attribute("data-rank")),
-        )
-        for r in rows
-    ]
-    expected = sorted(
-        ((p["seat"], p["score"], p["rank"]) for p in final["players"]),
-        key=lambda row: (row[2], row[0]),
-    )
-    assert shown == expected
+    assert final_rows(page, "data-gold") == ranked_rows(final)
     assert "Petr" in page.inner_text("[data-testid=winners]")
     with page.expect_navigation():
         page.click("[data-testid=results-link]")
