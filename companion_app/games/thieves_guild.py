@@ -146,9 +146,8 @@ def table_facts(state: dict) -> dict:
         victim = turn.victim(state)
         facts["victim"] = victim
         if victim is not None:
-            had = state["players"][victim]["gold"]
-            facts["pauper"] = had < state["loot"]
-            facts["takes"] = min(had, state["loot"])
+            facts["takes"], fine = turn.takings(state, victim)
+            facts["pauper"] = fine > 0
     if state["phase"] == "buy":
         refusal = turn.buy_refusal(state)
         facts["buy_refusal"] = (

@@ -184,6 +184,12 @@ def victim(state: dict) -> int | None:
     return seats.victim(count, state["turn"], state["target"], state["direction"])
 
 
+def takings(state: dict, robbed: int) -> tuple[int, int]:
+    """(gold taken, fine): the loot, or a pauper's all and a fine of 1 for the robber."""
+    had = state["players"][robbed]["gold"]
+    return min(state["loot"], had), PAUPER_FINE if had < state["loot"] else 0
+
+
 def rob(state: dict, move: dict, log: list) -> None:
     """The victim gives the loot; a pauper gives all and the robber pays a fine of 1."""
     require_phase(state, "robbery")
@@ -195,8 +201,7 @@ def rob(state: dict, move: dict, log: list) -> None:
         return
     players = state["players"]
     had = players[robbed]["gold"]
-    took = min(state["loot"], had)
-    fine = PAUPER_FINE if had < state["loot"] else 0
+    took, fine = takings(state, robbed)
     players[robbed]["gold"] -= took
     players[robber]["gold"] += took - fine
     state["bank"] += fine
