@@ -155,7 +155,7 @@ def coming_up(state: dict, names: list[str]) -> list[str]:
         elif thieves:
             lines.append(step_text({"step": "thieves_scared", "numbers": _numbers(thieves)}, names))
     if state["phase"] in ("buy", "exhibit", "steal"):
-        castle_thieves = sorted(_numbers(resolve.thieves_at(state, cards.CASTLE)), reverse=True)
+        castle_thieves = resolve.steal_order(state)
         # While a thief steals, the ones after it are still to come.
         still = state["queue"][1:] if state["phase"] == "steal" else castle_thieves
         if still:

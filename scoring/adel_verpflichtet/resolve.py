@@ -18,6 +18,11 @@ def played_at(state: dict, place: str, kind: str) -> list[tuple[int, dict]]:
     ]
 
 
+def steal_order(state: dict) -> list[int]:
+    """The numbers of the thieves at the castle in the order they steal: highest first."""
+    return sorted((thief["number"] for thief in thieves_at(state, cards.CASTLE)), reverse=True)
+
+
 def thieves_at(state: dict, place: str) -> list[dict]:
     """The thieves played at `place`: {"owner", "number"}."""
     return [
@@ -139,7 +144,7 @@ def exhibitions(state: dict, move: dict) -> None:
             state, f"exhibition_{place}", seat=seat, spaces=spaces, space=space, cards=shows[seat]
         )
     state["shows"] = [shows.get(seat) for seat in range(len(state["players"]))]
-    queue = sorted((t["number"] for t in thieves_at(state, cards.CASTLE)), reverse=True)
+    queue = steal_order(state)
     state["queue"] = queue
     if queue:
         state["phase"] = "steal"
