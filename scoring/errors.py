@@ -4,6 +4,11 @@ A rule error keeps its English template and parameters apart, so the web layer
 can translate the template (marked with `N_` for extraction) and fill it in.
 """
 
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
+
 
 def N_(template: str) -> str:  # noqa: N802 - the conventional gettext marker name
     """Mark a message template for translation without translating it here."""
@@ -25,6 +30,24 @@ def raise_all(refusals: list[RuleError]) -> None:
         first = refusals[0]
         first.others = refusals[1:]
         raise first
+
+
+def collect(refusals: list[RuleError], check: Callable[..., T], *args: object) -> T | None:
+    """`check(*args)`, or None with its refusal (and that one's `others`) added to `refusals`.
+
+    A form's independent parts are each checked this way, then `raise_all` names every one.
+    """
+    try:
+        return check(*args)
+    except RuleError as refused:
+        refusals += [refused, *getattr(refused, "others", [])]
+        return None
+
+
+def at_field(refused: RuleError, field: str) -> RuleError:
+    """The refusal marked with the form field it is about (the page marks that field)."""
+    refused.field = field
+    return refused
 
 
 class IllegalMove(RuleError):

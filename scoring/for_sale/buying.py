@@ -1,6 +1,6 @@
 """Phase 1, buying houses with coins (RULES.md §2 "Phase 1, buying")."""
 
-from scoring.errors import N_, IllegalMove
+from scoring.errors import N_, IllegalMove, at_field, raise_all
 from scoring.for_sale import cards
 
 
@@ -15,29 +15,23 @@ def houses_due(state: dict) -> int:
     return min(per_round, houses_left(state))
 
 
-def validate_cards(cards_given: object, due: int, message: str) -> list[int]:
+def validate_cards(cards_given: object, due: int, message: str, field: str) -> list[int]:
     """A list of `due` whole numbers, or IllegalMove with `message` (how many are expected)."""
     if (
         not isinstance(cards_given, list)
         or len(cards_given) != due
         or not all(type(card) is int for card in cards_given)
     ):
-        raise IllegalMove(message, count=due)
+        raise at_field(IllegalMove(message, count=due), field)
     return cards_given
 
 
 def turn_over(state: dict, houses: object) -> None:
     """Start a buying round with the houses turned over; the round's leader bids first."""
     due = houses_due(state)
-    numbers = validate_cards(houses, due, N_("Enter the {count} houses turned over."))
-    for number in numbers:
-        if number not in cards.HOUSES:
-            raise IllegalMove(N_("There is no house {number}; houses are 1 to 30."), number=number)
-        if number in state["houses_seen"] or numbers.count(number) > 1:
-            raise IllegalMove(
-                N_("House {number} has already been turned over; each house exists once."),
-                number=number,
-            )
+    message = N_("Enter the {count} houses turned over.")
+    numbers = validate_cards(houses, due, message, field="houses")
+    raise_all([at_field(refused, "houses") for refused in _house_refusals(state, numbers)])
     state["houses_seen"] = [*state["houses_seen"], *numbers]
     state["offer"] = sorted(numbers)
     state["buying_round"] += 1
@@ -51,6 +45,27 @@ def turn_over(state: dict, houses: object) -> None:
         "houses": due,
         "passes": 0,
     }
+
+
+def _house_refusals(state: dict, numbers: list[int]) -> list[IllegalMove]:
+    """Every house entered that is not in the game or already turned over, each named once."""
+    refusals, named = [], set()
+    for number in numbers:
+        if number in named:
+            continue
+        named.add(number)
+        if number not in cards.HOUSES:
+            refusals.append(
+                IllegalMove(N_("There is no house {number}; houses are 1 to 30."), number=number)
+            )
+        elif number in state["houses_seen"] or numbers.count(number) > 1:
+            refusals.append(
+                IllegalMove(
+                    N_("House {number} has already been turned over; each house exists once."),
+                    number=number,
+                )
+            )
+    return refusals
 
 
 def bid(state: dict, seat: int, total: object) -> None:

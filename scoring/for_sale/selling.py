@@ -3,7 +3,7 @@
 from collections import Counter
 
 from scoring.common import ranks_by
-from scoring.errors import N_, IllegalMove
+from scoring.errors import N_, IllegalMove, at_field, raise_all
 from scoring.for_sale import cards
 from scoring.for_sale.buying import validate_cards
 
@@ -30,14 +30,10 @@ def checks_due(state: dict) -> int:
 
 def turn_over(state: dict, checks: object) -> None:
     """Start a selling round with the checks turned over; everyone holding houses chooses."""
-    values = validate_cards(checks, checks_due(state), N_("Enter the {count} checks turned over."))
-    for value in values:
-        if value not in cards.CHECK_VALUES:
-            raise IllegalMove(
-                N_("There is no check of {check}; checks are 0 and 2,000 to 15,000."),
-                check=f"{value:,}",
-            )
-    _check_copies(Counter(state["checks_seen"]), Counter(values))
+    message = N_("Enter the {count} checks turned over.")
+    values = validate_cards(checks, checks_due(state), message, field="checks")
+    refusals = _unknown_checks(values) + _check_copies(Counter(state["checks_seen"]), values)
+    raise_all([at_field(refused, "checks") for refused in refusals])
     state["checks_seen"] = [*state["checks_seen"], *values]
     state["selling_round"] += 1
     sellers = holders(state)
@@ -48,24 +44,42 @@ def turn_over(state: dict, checks: object) -> None:
         state["phase"] = "reveal"
 
 
-def _check_copies(seen: Counter, entered: Counter) -> None:
-    """Each check value exists twice: refuse more, saying whether earlier rounds used them."""
-    for value, count in entered.items():
-        if seen[value] + count <= cards.COPIES_PER_CHECK:
-            continue
-        check = f"{value:,}"
-        if seen[value] >= cards.COPIES_PER_CHECK:
-            raise IllegalMove(
-                N_("Both checks of {check} have already been turned over."), check=check
-            )
-        if seen[value]:
-            raise IllegalMove(
-                N_("One check of {check} was turned over in an earlier round; only one is left."),
-                check=check,
-            )
-        raise IllegalMove(
-            N_("The game has only two checks of {check}; enter each check once."), check=check
+def _unknown_checks(values: list[int]) -> list[IllegalMove]:
+    """A refusal for each value entered that no check has (each value named once)."""
+    unknown = [value for value in dict.fromkeys(values) if value not in cards.CHECK_VALUES]
+    return [
+        IllegalMove(
+            N_("There is no check of {check}; checks are 0 and 2,000 to 15,000."),
+            check=f"{value:,}",
         )
+        for value in unknown
+    ]
+
+
+def _check_copies(seen: Counter, values: list[int]) -> list[IllegalMove]:
+    """Each check value exists twice: a refusal for each value entered too often, saying
+    whether earlier rounds used them."""
+    refusals = []
+    entered = Counter(value for value in values if value in cards.CHECK_VALUES)
+    for value, count in entered.items():
+        if seen[value] + count > cards.COPIES_PER_CHECK:
+            refusals.append(_too_many(value, seen[value]))
+    return refusals
+
+
+def _too_many(value: int, seen: int) -> IllegalMove:
+    """The refusal of more checks of `value` than are left, after `seen` earlier ones."""
+    check = f"{value:,}"
+    if seen >= cards.COPIES_PER_CHECK:
+        return IllegalMove(N_("Both checks of {check} have already been turned over."), check=check)
+    if seen:
+        return IllegalMove(
+            N_("One check of {check} was turned over in an earlier round; only one is left."),
+            check=check,
+        )
+    return IllegalMove(
+        N_("The game has only two checks of {check}; enter each check once."), check=check
+    )
 
 
 def sell(state: dict, houses: object) -> None:
@@ -89,8 +103,15 @@ def sell(state: dict, houses: object) -> None:
     _maybe_end(state)
 
 
+#: The sale form's field of one seat's revealed house (a refusal marks that seat's row).
+HOUSE_FIELD = "house{seat}"
+
+
 def _validate_sale(state: dict, houses: object) -> list[int | None]:
-    """One house per seat from that player's hand (null for a seat without houses)."""
+    """One house per seat from that player's hand (null for a seat without houses).
+
+    Every seat's entry is checked, so one refusal names each player whose house is wrong.
+    """
     players = state["players"]
     if not isinstance(houses, list) or len(houses) != len(players):
         raise IllegalMove(
@@ -100,20 +121,30 @@ def _validate_sale(state: dict, houses: object) -> list[int | None]:
             ),
             count=len(players),
         )
-    for player, house in zip(players, houses, strict=True):
-        if not player["houses"]:
-            if house is not None:
-                raise IllegalMove(N_("{name} has no houses left to sell."), name=player["name"])
-        elif house is None:
-            raise IllegalMove(N_("Enter the house {name} revealed."), name=player["name"])
-        elif type(house) is not int or house not in player["houses"]:
-            raise IllegalMove(
-                N_("{name} does not hold house {house}; {name} holds {hand}."),
-                name=player["name"],
-                house=str(house)[:12],
-                hand=", ".join(str(h) for h in player["houses"]),
-            )
+    refusals = [
+        at_field(refused, HOUSE_FIELD.format(seat=seat))
+        for seat, (player, house) in enumerate(zip(players, houses, strict=True))
+        if (refused := _sale_refusal(player, house)) is not None
+    ]
+    raise_all(refusals)
     return houses
+
+
+def _sale_refusal(player: dict, house: object) -> IllegalMove | None:
+    """Why `house` is not a house this player can reveal, or None when it is."""
+    if not player["houses"]:
+        if house is not None:
+            return IllegalMove(N_("{name} has no houses left to sell."), name=player["name"])
+    elif house is None:
+        return IllegalMove(N_("Enter the house {name} revealed."), name=player["name"])
+    elif type(house) is not int or house not in player["houses"]:
+        return IllegalMove(
+            N_("{name} does not hold house {house}; {name} holds {hand}."),
+            name=player["name"],
+            house=str(house)[:12],
+            hand=", ".join(str(h) for h in player["houses"]),
+        )
+    return None
 
 
 def _take_rest(state: dict, seat: int, checks: list[int]) -> None:
