@@ -10,6 +10,7 @@ from flask import Flask, current_app, request, session
 from flask_babel import Babel, format_decimal, gettext
 
 from companion_app.i18n import labels
+from companion_app.i18n.hyphens import soft_hyphens
 from scoring.razzia import cards
 from scoring.razzia.sheet import _plural as sheet_plural
 from scoring.razzia.text import card_name
@@ -103,11 +104,17 @@ def pounds(value: int | None) -> str:
     return (MINUS if value < 0 else "") + "£" + format_decimal(abs(value))
 
 
+def tile(text: object) -> str:
+    """A tile's label with soft hyphens where the page's language may break its words."""
+    return soft_hyphens(str(text), get_locale())
+
+
 def init_app(app: Flask) -> None:
     """Attach Flask-Babel and the Jinja helpers the templates use."""
     Babel(app, locale_selector=get_locale)
     app.jinja_env.filters["money"] = money
     app.jinja_env.filters["signed"] = signed
     app.jinja_env.filters["pounds"] = pounds
+    app.jinja_env.filters["tile"] = tile
     app.jinja_env.globals["current_locale"] = get_locale
     app.jinja_env.globals["languages"] = app.config["LANGUAGES"]
