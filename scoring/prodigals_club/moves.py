@@ -4,7 +4,7 @@ import copy
 import random
 
 from scoring.common import handler_for
-from scoring.errors import N_, IllegalMove
+from scoring.errors import N_, IllegalMove, collect, raise_all
 from scoring.prodigals_club import rounds, table
 from scoring.prodigals_club.board import (
     ELECTION,
@@ -72,11 +72,16 @@ def _seat(state: dict, move: dict) -> int:
     return seat
 
 
-def _track(state: dict, competition: str, move: dict) -> int:
-    """The seat of a track entry, refused if the competition is not in play or not now."""
+def _require_track(state: dict, competition: str) -> None:
+    """Refuse a track entry when the competition is not in play or not now."""
     if competition not in state["competitions"]:
         raise IllegalMove(NOT_IN_PLAY[competition])
     _require_phase(state, *TRACK_PHASES[competition])
+
+
+def _track(state: dict, competition: str, move: dict) -> int:
+    """The seat of a track entry, refused if the competition is not in play or not now."""
+    _require_track(state, competition)
     return _seat(state, move)
 
 
@@ -105,10 +110,17 @@ def _order(state: dict, move: dict) -> None:
 
 
 def _property(state: dict, move: dict) -> None:
-    """A property entry: add tiles, sell, exchange, spend, receive, correct cash."""
-    seat = _track(state, PROPERTY, move)
-    before = competition_scores(state, seat, game_end=False)
-    state["notice"] = apply_property(state, seat, move)
+    """A property entry: add tiles, sell, exchange, spend, receive, correct cash.
+
+    The player and the entry's fields are checked together, so every refusal shows at once.
+    """
+    _require_track(state, PROPERTY)
+    refusals: list = []
+    seat = collect(refusals, _seat, state, move)
+    before = None if seat is None else competition_scores(state, seat, game_end=False)
+    notice = collect(refusals, apply_property, state, seat, move)
+    raise_all(refusals)
+    state["notice"] = notice
     _record(state, seat, before, "property:" + str(move.get("action")))
 
 
@@ -122,13 +134,11 @@ def _legacy(state: dict, move: dict) -> None:
 
 def _votes(state: dict, move: dict) -> None:
     """Votes gained or lost; the track stops at 44 and may go below 0 (RULES.md §5)."""
-    seat = _track(state, ELECTION, move)
-    delta = move.get("delta")
-    if not is_int(delta) or delta == 0:
-        raise IllegalMove(
-            N_("delta: enter the change in votes as a whole number other than 0, not {value}."),
-            value=repr(delta),
-        )
+    _require_track(state, ELECTION)
+    refusals: list = []
+    seat = collect(refusals, _seat, state, move)
+    delta = collect(refusals, _delta, move.get("delta"))
+    raise_all(refusals)
     before = competition_scores(state, seat, game_end=False)
     player = state["players"][seat]
     wanted = player["votes"] + delta
@@ -136,6 +146,16 @@ def _votes(state: dict, move: dict) -> None:
     if wanted > MAX_VOTES:
         state["notice"] = {"kind": "votes_capped", "seat": seat, "wanted": wanted}
     _record(state, seat, before, "votes")
+
+
+def _delta(delta: object) -> int:
+    """A change in votes: a whole number other than 0."""
+    if not is_int(delta) or delta == 0:
+        raise IllegalMove(
+            N_("delta: enter the change in votes as a whole number other than 0, not {value}."),
+            value=repr(delta),
+        )
+    return delta
 
 
 def _society(state: dict, move: dict) -> None:
@@ -154,15 +174,10 @@ def _reserve(state: dict, move: dict) -> None:
         raise IllegalMove(
             N_("With Legacy the Last Will rules decide the turn order; no place can be reserved.")
         )
-    seat = _seat(state, move)
-    place = move.get("place")
-    count = len(state["players"])
-    if not is_int(place) or not 1 <= place <= count:
-        raise IllegalMove(
-            N_("place: choose a place from 1 to {count}, not {value}."),
-            count=count,
-            value=repr(place),
-        )
+    refusals: list = []
+    seat = collect(refusals, _seat, state, move)
+    place = collect(refusals, _place, state, move.get("place"))
+    raise_all(refusals)
     name = state["players"][seat]["name"]
     if seat in state["reserved"]:
         raise IllegalMove(
@@ -178,6 +193,18 @@ def _reserve(state: dict, move: dict) -> None:
             name=state["players"][holder]["name"],
         )
     state["reserved"][place - 1] = seat
+
+
+def _place(state: dict, place: object) -> int:
+    """A place in next round's turn order, 1 to the number of players."""
+    count = len(state["players"])
+    if not is_int(place) or not 1 <= place <= count:
+        raise IllegalMove(
+            N_("place: choose a place from 1 to {count}, not {value}."),
+            count=count,
+            value=repr(place),
+        )
+    return place
 
 
 def _end_actions(state: dict, move: dict) -> None:

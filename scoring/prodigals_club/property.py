@@ -1,18 +1,19 @@
 """Property bookkeeping: cash, tiles, selling, exchanging, spending (RULES.md §5 "Property")."""
 
 from scoring.common import handler_for
-from scoring.errors import N_, IllegalMove
+from scoring.errors import N_, IllegalMove, at_field, collect, raise_all
 from scoring.prodigals_club.board import DISTRICT_DISCOUNT, is_int
 
 
 def _amount(value: object, field: str) -> int:
     """A whole number of pounds of at least 1."""
     if not is_int(value) or value < 1:
-        raise IllegalMove(
+        refused = IllegalMove(
             N_("{field}: enter a whole number of pounds of at least 1, not {value}."),
             field=field,
             value=repr(value),
         )
+        raise at_field(refused, field)
     return value
 
 
@@ -27,7 +28,7 @@ def tile(value: object, state: dict, field: str = "tile") -> dict:
         or not is_int(value["district"])
         or not 1 <= value["district"] <= districts
     ):
-        raise IllegalMove(
+        refused = IllegalMove(
             N_(
                 "{field}: a tile is a face value of 0 or more and a district from 1 to"
                 " {districts}, not {value}."
@@ -36,21 +37,23 @@ def tile(value: object, state: dict, field: str = "tile") -> dict:
             districts=districts,
             value=repr(value),
         )
+        raise at_field(refused, field)
     return {"value": value["value"], "district": value["district"]}
 
 
-def _owned(state: dict, seat: int, wanted: dict) -> int:
-    """Index of the player's tile equal to `wanted`, or IllegalMove if they don't own it."""
+def _owned(state: dict, seat: int, wanted: dict, field: str) -> int:
+    """Index of the player's tile equal to `wanted`, or IllegalMove (at `field`) if not owned."""
     player = state["players"][seat]
     for index, owned in enumerate(player["tiles"]):
         if owned == wanted:
             return index
-    raise IllegalMove(
+    refused = IllegalMove(
         N_("{name} owns no £{value} tile of district {district}."),
         name=player["name"],
         value=wanted["value"],
         district=wanted["district"],
     )
+    raise at_field(refused, field)
 
 
 def _discount(value: object) -> int:
@@ -94,53 +97,80 @@ def _limit(value: object) -> int | None:
     return abs(value)
 
 
-def apply_property(state: dict, seat: int, move: dict) -> dict | None:
-    """Carry out one property entry; the notice to show, if any."""
+def apply_property(state: dict, seat: int | None, move: dict) -> dict | None:
+    """Carry out one property entry; the notice to show, if any.
+
+    `seat` None: the player was refused, so the entry's own fields are only checked (every
+    refusal is raised at once) and nothing is carried out.
+    """
     unknown = N_("action: unknown property entry {action}; expected one of: {known}.")
     handler = handler_for(move, _ACTIONS, key="action", unknown=unknown, fields=ACTION_FIELDS)
     return handler(state, seat, move)
 
 
-def _add(state: dict, seat: int, move: dict) -> None:
+def _nobody(refusals: list, seat: int | None) -> bool:
+    """Raise every refusal of the entry; True when there is no player to carry it out for."""
+    raise_all(refusals)
+    return seat is None
+
+
+def _add(state: dict, seat: int | None, move: dict) -> None:
     """Tiles the player receives (the starting set, or a correction)."""
     tiles = move.get("tiles")
     if not isinstance(tiles, list) or not tiles:
-        raise IllegalMove(N_("tiles: enter at least one tile as value/district, e.g. 4/2."))
-    player = state["players"][seat]
-    if player["cash"] < 0:
+        refused = IllegalMove(N_("tiles: enter at least one tile as value/district, e.g. 4/2."))
+        raise at_field(refused, "tiles")
+    refusals: list = []
+    if seat is not None and state["players"][seat]["cash"] < 0:
         # Owning property with cash below 0 is a position the rules never allow.
-        raise IllegalMove(
-            N_("{name} is in debt; a player who owns property cannot have cash below £0."),
-            name=player["name"],
+        refusals.append(
+            IllegalMove(
+                N_("{name} is in debt; a player who owns property cannot have cash below £0."),
+                name=state["players"][seat]["name"],
+            )
         )
-    player["tiles"] += [tile(item, state, "tiles") for item in tiles]
+    received = [collect(refusals, tile, item, state, "tiles") for item in tiles]
+    if _nobody(refusals, seat):
+        return
+    state["players"][seat]["tiles"] += received
 
 
-def _sell(state: dict, seat: int, move: dict) -> None:
+def _sell(state: dict, seat: int | None, move: dict) -> None:
     """Sell a tile to the bank."""
-    sold = tile(move.get("tile"), state)
-    discount = _discount(move.get("discount"))
+    refusals: list = []
+    sold = collect(refusals, tile, move.get("tile"), state)
+    discount = collect(refusals, _discount, move.get("discount"))
+    if seat is not None and sold is not None:
+        index = collect(refusals, _owned, state, seat, sold, "tile")
+    if _nobody(refusals, seat):
+        return
     player = state["players"][seat]
-    player["tiles"].pop(_owned(state, seat, sold))
+    player["tiles"].pop(index)
     player["cash"] += sale_price(state, sold, discount)
 
 
-def _exchange(state: dict, seat: int, move: dict) -> dict | None:
+def _exchange(state: dict, seat: int | None, move: dict) -> dict | None:
     """Swap one owned tile for one on the board; the bank pays what exceeds the limit."""
-    given = tile(move.get("give"), state, "give")
-    taken = tile(move.get("take"), state, "take")
-    limit = _limit(move.get("limit"))
+    refusals: list = []
+    given = collect(refusals, tile, move.get("give"), state, "give")
+    taken = collect(refusals, tile, move.get("take"), state, "take")
+    limit = collect(refusals, _limit, move.get("limit"))
+    if seat is not None and given is not None:
+        index = collect(refusals, _owned, state, seat, given, "give")
+    if _nobody(refusals, seat):
+        return None
     player = state["players"][seat]
-    index = _owned(state, seat, given)
     player["tiles"][index] = taken
     excess = exchange_excess(given, taken, limit)
     player["cash"] += excess
     return {"kind": "exchange_excess", "seat": seat, "paid": excess} if excess else None
 
 
-def _spend(state: dict, seat: int, move: dict) -> dict | None:
+def _spend(state: dict, seat: int | None, move: dict) -> dict | None:
     """Return money to the bank; while owning property, at most the cash in hand."""
     amount = _amount(move.get("amount"), "amount")
+    if seat is None:
+        return None
     player = state["players"][seat]
     if player["tiles"] and amount > player["cash"]:
         spent = max(player["cash"], 0)
@@ -150,19 +180,23 @@ def _spend(state: dict, seat: int, move: dict) -> dict | None:
     return None
 
 
-def _receive(state: dict, seat: int, move: dict) -> None:
+def _receive(state: dict, seat: int | None, move: dict) -> None:
     """Money from the bank (a card or space that pays)."""
-    state["players"][seat]["cash"] += _amount(move.get("amount"), "amount")
+    amount = _amount(move.get("amount"), "amount")
+    if seat is not None:
+        state["players"][seat]["cash"] += amount
 
 
-def _set_cash(state: dict, seat: int, move: dict) -> None:
+def _set_cash(state: dict, seat: int | None, move: dict) -> None:
     """Correct the cash to what the player holds; never below 0 while owning property."""
     value = move.get("cash")
-    player = state["players"][seat]
     if not is_int(value):
         raise IllegalMove(
             N_("cash: enter a whole number of pounds, not {value}."), value=repr(value)
         )
+    if seat is None:
+        return
+    player = state["players"][seat]
     if value < 0 and player["tiles"]:
         raise IllegalMove(
             N_("{name} still owns property, so their cash cannot go below £0."),

@@ -1,6 +1,6 @@
 """The end of a round: Hyde Park, the Old Lady, the end-of-game check, the next round."""
 
-from scoring.errors import N_, IllegalMove
+from scoring.errors import N_, IllegalMove, raise_all
 from scoring.prodigals_club import standings
 from scoring.prodigals_club.board import ELECTION, MAX_VOTES, ROUNDS, SOCIETY, is_int
 from scoring.prodigals_club.scores import all_scores
@@ -21,18 +21,22 @@ def after_actions(state: dict) -> None:
 def hyde_park(state: dict, megaphones: object) -> None:
     """Apply the round's column to everyone's votes (RULES.md §5 "Hyde Park")."""
     count = len(state["players"])
-    if (
-        not isinstance(megaphones, list)
-        or len(megaphones) != count
-        or not all(is_int(value) and value >= 0 for value in megaphones)
-    ):
-        raise IllegalMove(
-            N_(
-                "megaphones: enter every player's megaphones of this round (a whole number"
-                " of 0 or more for each of the {count} players) before Hyde Park."
-            ),
-            count=count,
-        )
+    every = IllegalMove(
+        N_(
+            "megaphones: enter every player's megaphones of this round (a whole number"
+            " of 0 or more for each of the {count} players) before Hyde Park."
+        ),
+        count=count,
+    )
+    if not isinstance(megaphones, list) or len(megaphones) != count:
+        raise every
+    wrong = [
+        _megaphones_refusal(player["name"], value)
+        for player, value in zip(state["players"], megaphones, strict=True)
+        if not (is_int(value) and value >= 0)
+    ]
+    # The general sentence first (as before), then each player whose count is wrong.
+    raise_all([every, *wrong] if wrong else [])
     changes = standings.hyde_park(megaphones, hyde_park_column(state))
     for player, change in zip(state["players"], changes, strict=True):
         player["votes"] = min(player["votes"] + change, MAX_VOTES)
@@ -43,17 +47,47 @@ def hyde_park(state: dict, megaphones: object) -> None:
         check_end(state)
 
 
+def _megaphones_refusal(name: str, value: object) -> IllegalMove:
+    """The refusal of one player's megaphone count, naming the player."""
+    if value is None:
+        return IllegalMove(N_("megaphones: enter {name}'s megaphones of this round."), name=name)
+    return IllegalMove(
+        N_("megaphones: {name}'s megaphones are a whole number of 0 or more, not {value}."),
+        name=name,
+        value=repr(value),
+    )
+
+
 def old_lady(state: dict, exempt: object) -> None:
     """Close the Old Lady step, recording who was exempt; then check for the game end."""
-    count = len(state["players"])
-    if (
-        not isinstance(exempt, list)
-        or not all(is_int(seat) and 0 <= seat < count for seat in exempt)
-        or len(set(exempt)) != len(exempt)
-    ):
+    if not isinstance(exempt, list):
         raise IllegalMove(N_("exempt: mark each exempt player at most once."))
+    raise_all(_exempt_refusals(state, exempt))
     state["exempt"] = sorted(exempt)
     check_end(state)
+
+
+def _exempt_refusals(state: dict, exempt: list) -> list[IllegalMove]:
+    """Every entry of the exempt list that is not a player, and every player marked twice."""
+    players = state["players"]
+    refusals, named = [], set()
+    for seat in exempt:
+        if not (is_int(seat) and 0 <= seat < len(players)):
+            refusals.append(
+                IllegalMove(
+                    N_("exempt: {value} is not a player; mark exempt players by their seat."),
+                    value=repr(seat)[:20],
+                )
+            )
+        elif exempt.count(seat) > 1 and seat not in named:
+            named.add(seat)
+            refusals.append(
+                IllegalMove(
+                    N_("exempt: {name} is marked exempt more than once."),
+                    name=players[seat]["name"],
+                )
+            )
+    return refusals
 
 
 def check_end(state: dict) -> None:
