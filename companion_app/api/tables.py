@@ -9,6 +9,7 @@ from flask import Blueprint, request, url_for
 from companion_app.server import jsonio, rights
 from companion_app.server.errors import ApiError
 from companion_app.store import LogEntry, Table, get_store
+from scoring.errors import RuleError
 from scoring.games import game_names, get_game
 from scoring.sheets import score_sheet
 
@@ -145,7 +146,17 @@ def post_move(table_id: str) -> dict:
     move = body.get("move")
     if not isinstance(move, dict) or not isinstance(move.get("type"), str):
         raise ApiError(BAD_REQUEST, f"move must be an object with a type, like {MOVE_EXAMPLE}.")
-    return table_json(get_store().apply_move(table_id, move, version))
+    try:
+        return table_json(get_store().apply_move(table_id, move, version))
+    except RuleError as refused:
+        if not getattr(refused, "others", None):
+            raise  # one refusal: {"error": ...} as for every other request
+        return every_refusal(refused), BAD_REQUEST
+
+
+def every_refusal(refused: RuleError) -> dict:
+    """A refusal with several parts: the first as "error", every sentence in "errors"."""
+    return {"error": str(refused), "errors": [str(each) for each in (refused, *refused.others)]}
 
 
 @bp.post("/tables/<table_id>/undo")
