@@ -49,7 +49,7 @@ def copy_state(state: dict) -> dict:
 def _deal(state: dict, move: dict) -> None:
     """Record the check sets drawn by lot."""
     _require_phase(state, "deal", N_("The check sets have already been dealt."))
-    table.deal(state, table.validate_sets(move.get("sets"), len(state["players"])))
+    table.deal(state, table.validate_sets(move.get("sets"), [p["name"] for p in state["players"]]))
 
 
 def _draw(state: dict, move: dict) -> None:

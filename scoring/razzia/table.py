@@ -3,7 +3,7 @@
 import random
 
 from scoring.common import only_known_fields, player_names
-from scoring.errors import N_, IllegalMove, InvalidSetup
+from scoring.errors import N_, IllegalMove, InvalidSetup, at_field, raise_all
 from scoring.razzia import cards
 
 #: Every field a Razzia! setup takes; any other is refused by name.
@@ -60,18 +60,52 @@ def draw_sets(player_count: int, rng: random.Random) -> list[str]:
     return labels
 
 
-def validate_sets(sets: object, player_count: int) -> list[str]:
-    """The dealt labels, or IllegalMove if they are not one set per seat."""
-    labels = set_labels(player_count)
-    if (
-        not isinstance(sets, list)
-        or not all(isinstance(label, str) for label in sets)
-        or sorted(sets) != labels
-    ):
-        raise IllegalMove(
-            N_("Deal each of the sets {labels} to exactly one seat."), labels=", ".join(labels)
-        )
+def validate_sets(sets: object, names: list[str]) -> list[str]:
+    """The dealt labels, or IllegalMove if they are not one set per seat.
+
+    The general sentence comes first; then every seat with a set the game does not have,
+    every set dealt to several seats and every set dealt to nobody, so all show at once.
+    """
+    labels = set_labels(len(names))
+    every = IllegalMove(
+        N_("Deal each of the sets {labels} to exactly one seat."), labels=", ".join(labels)
+    )
+    if not isinstance(sets, list) or not all(isinstance(label, str) for label in sets):
+        raise at_field(every, "sets")
+    if sorted(sets) != labels:
+        details = _set_refusals(sets, names, labels) if len(sets) == len(names) else []
+        raise_all([at_field(refused, "sets") for refused in (every, *details)])
     return sets
+
+
+def _set_refusals(sets: list[str], names: list[str], labels: list[str]) -> list[IllegalMove]:
+    """Each seat's unknown set, each set dealt to several seats, each set dealt to nobody."""
+    refusals = [
+        IllegalMove(
+            N_("{name}'s set: there is no set {label}; the sets are {labels}."),
+            name=name,
+            label=label[:12],
+            labels=", ".join(labels),
+        )
+        for name, label in zip(names, sets, strict=True)
+        if label not in labels
+    ]
+    for label in labels:
+        holders = [name for name, dealt in zip(names, sets, strict=True) if dealt == label]
+        if len(holders) > 1:
+            refusals.append(
+                IllegalMove(
+                    N_("Set {label} is dealt to {names}; each set goes to one seat."),
+                    label=label,
+                    names=", ".join(holders),
+                )
+            )
+    refusals += [
+        IllegalMove(N_("No seat has set {label} yet."), label=label)
+        for label in labels
+        if label not in sets
+    ]
+    return refusals
 
 
 def deal(state: dict, sets: list[str]) -> None:
