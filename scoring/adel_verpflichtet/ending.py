@@ -3,7 +3,7 @@
 from scoring.adel_verpflichtet import cards
 from scoring.adel_verpflichtet.table import first_phase
 from scoring.common import ranks_by
-from scoring.errors import N_, IllegalMove
+from scoring.errors import N_, IllegalMove, collect, raise_all
 
 
 def reached_banquet(state: dict) -> bool:
@@ -59,7 +59,10 @@ def _read_final(state: dict, shows: object) -> list[list[dict]]:
             N_("Enter each of the {count} players' final exhibition ([] for none)."),
             count=len(players),
         )
-    return [
-        cards.read_exhibition(player, seat, shown, empty_ok=True)
+    refusals: list = []
+    final_shows = [
+        collect(refusals, cards.read_exhibition, player, seat, shown, True)
         for seat, (player, shown) in enumerate(zip(players, shows, strict=True))
     ]
+    raise_all(refusals)  # every player's final exhibition at once
+    return final_shows

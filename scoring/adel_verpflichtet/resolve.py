@@ -6,7 +6,7 @@ show the whole resolution before the table moves on to the next turn.
 
 from scoring.adel_verpflichtet import cards, castle
 from scoring.adel_verpflichtet.table import read_fraction
-from scoring.errors import N_, IllegalMove
+from scoring.errors import N_, IllegalMove, collect, raise_all
 
 
 def played_at(state: dict, place: str, kind: str) -> list[tuple[int, dict]]:
@@ -128,9 +128,11 @@ def leader_space(state: dict) -> int:
 def exhibitions(state: dict, move: dict) -> None:
     """The exhibitions revealed: the best two advance by the leader's fraction."""
     exhibitors = [seat for seat, _ in played_at(state, cards.CASTLE, cards.EXHIBIT)]
-    shows = _read_shows(state, move.get("shows"), exhibitors)
+    refusals: list = []
+    shows = collect(refusals, _read_shows, state, move.get("shows"), exhibitors)
     space = leader_space(state)
-    fraction = _fraction(state, space, move.get("fraction"))
+    fraction = collect(refusals, _fraction, state, space, move.get("fraction"))
+    raise_all(refusals)  # every exhibitor's cards and the fraction, all at once
     for seat, shown in shows.items():
         player = state["players"][seat]
         player["hand"] = cards.take_from(player["hand"], shown)
@@ -162,14 +164,17 @@ def _read_shows(state: dict, shows: object, exhibitors: list[int]) -> dict[int, 
             ),
             count=len(players),
         )
-    found = {}
+    found, refusals = {}, []
     for seat, shown in enumerate(shows):
         name = players[seat]["name"]
         if seat not in exhibitors:
             if shown is not None:
-                raise IllegalMove(N_("{name} did not play exhibit this turn."), name=name)
+                refusals.append(
+                    IllegalMove(N_("{name} did not play exhibit this turn."), name=name)
+                )
             continue
-        found[seat] = cards.read_exhibition(players[seat], seat, shown, empty_ok=False)
+        found[seat] = collect(refusals, cards.read_exhibition, players[seat], seat, shown, False)
+    raise_all(refusals)
     return found
 
 
@@ -217,19 +222,25 @@ def _read_picks(state: dict, picks: object) -> list:
             ),
             count=len(shows),
         )
+    refusals: list = []
     for seat, card in enumerate(picks):
-        name = state["players"][seat]["name"]
-        if not shows[seat]:
-            if card is not None:
-                raise IllegalMove(N_("{name} has no exhibition to steal from."), name=name)
-            continue
-        if card is None:
-            raise IllegalMove(
-                N_("Choose the card the thief takes from {name}'s exhibition."), name=name
-            )
-        if cards.take_from(shows[seat], [cards.read_card(card, f"cards[{seat}]")]) is None:
-            raise IllegalMove(N_("That card is not in {name}'s exhibition."), name=name)
+        collect(refusals, _check_pick, state["players"][seat]["name"], shows[seat], seat, card)
+    raise_all(refusals)  # every exhibition's pick at once
     return picks
+
+
+def _check_pick(name: str, shown: list | None, seat: int, card: object) -> None:
+    """Refuse a pick that is not one card of this exhibition (or one where there is none)."""
+    if not shown:
+        if card is not None:
+            raise IllegalMove(N_("{name} has no exhibition to steal from."), name=name)
+        return
+    if card is None:
+        raise IllegalMove(
+            N_("Choose the card the thief takes from {name}'s exhibition."), name=name
+        )
+    if cards.take_from(shown, [cards.read_card(card, f"cards[{seat}]")]) is None:
+        raise IllegalMove(N_("That card is not in {name}'s exhibition."), name=name)
 
 
 def _finish_castle(state: dict) -> None:

@@ -2,7 +2,7 @@
 
 from scoring.adel_verpflichtet import cards, resolve
 from scoring.adel_verpflichtet.table import CONFLICT
-from scoring.errors import N_, IllegalMove
+from scoring.errors import N_, IllegalMove, collect, raise_all
 
 
 def conflict_place(turn: int) -> str:
@@ -30,25 +30,40 @@ def read_places(state: dict, places: object) -> list[str]:
             N_("Enter the location of each of the {count} players: auction house or castle."),
             count=count,
         )
-    for seat, place in enumerate(places):
-        if place not in cards.PLACES:
-            raise IllegalMove(
+    raise_all(
+        [
+            IllegalMove(
                 N_("Enter where {name} goes: the auction house or the castle."),
                 name=state["players"][seat]["name"],
             )
+            for seat, place in enumerate(places)
+            if place not in cards.PLACES
+        ]
+    )
     return list(places)
 
 
 def read_actions(state: dict, places: list[str], played: object) -> list[dict]:
-    """One action card per seat, each one the player holds and may play at their location."""
+    """One action card per seat, each one the player holds and may play at their location.
+
+    Every seat's card is checked, so one refusal names each player whose card is wrong; a
+    seat whose location was refused (not a place) is left to that refusal.
+    """
     players = state["players"]
     if not isinstance(played, list) or len(played) != len(players):
         raise IllegalMove(
             N_("Enter the action card of each of the {count} players."), count=len(players)
         )
-    for seat, action in enumerate(played):
-        if not _plain_action(action) or action not in allowed_cards(state, seat, places[seat]):
-            raise IllegalMove(_refusal(state, seat, places[seat], action), **_params(state, seat))
+    raise_all(
+        [
+            IllegalMove(_refusal(state, seat, places[seat], action), **_params(state, seat))
+            for seat, action in enumerate(played)
+            if places[seat] in cards.PLACES
+            and (
+                not _plain_action(action) or action not in allowed_cards(state, seat, places[seat])
+            )
+        ]
+    )
     return [dict(action) for action in played]
 
 
@@ -107,8 +122,16 @@ def actions(state: dict, move: dict) -> None:
 
 
 def choices(state: dict, move: dict) -> None:
-    """Surprise variant: location and action card chosen at once, one reveal."""
-    places = read_places(state, move.get("places"))
-    state["played"] = read_actions(state, places, move.get("actions"))
-    state["places"] = places
+    """Surprise variant: location and action card chosen at once, one reveal.
+
+    Locations and cards are checked together, so every refusal shows at once.
+    """
+    refusals: list = []
+    places = move.get("places")
+    collect(refusals, read_places, state, places)
+    if isinstance(places, list) and len(places) == len(state["players"]):
+        played = collect(refusals, read_actions, state, places, move.get("actions"))
+    raise_all(refusals)
+    state["played"] = played
+    state["places"] = list(places)
     resolve.start(state)
