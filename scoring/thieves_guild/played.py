@@ -8,7 +8,7 @@ enters what the card did: gold from a player to another or to the bank, a die ch
 
 from scoring import names as names_rule
 from scoring.common import only_known_fields
-from scoring.errors import N_, IllegalMove
+from scoring.errors import N_, IllegalMove, at_field, collect, raise_all
 from scoring.thieves_guild import seats, turn
 
 BANK = "bank"
@@ -18,27 +18,42 @@ MAX_TRANSFERS = 9
 
 
 def play_card(state: dict, move: dict, log: list) -> None:
-    """Record a card played by `seat`: its effects, then the card leaves the player's hand."""
+    """Record a card played by `seat`: its effects, then the card leaves the player's hand.
+
+    The player, the card's name and each of its effects are checked together, so every
+    refusal shows at once (the state is a copy: a refused card changes nothing).
+    """
     turn.require_phase(state, *turn.CARD_PHASES)
-    seat = turn.seat_of(state, move.get("seat"))
-    player = state["players"][seat]
-    if player["cards"] < 1:
-        raise IllegalMove(N_("{name} has no card in hand to play."), name=player["name"])
-    name = card_name(move.get("card"))
-    moved = [_transfer(state, entry) for entry in _transfers(move.get("transfers", []))]
+    refusals: list = []
+    seat = collect(refusals, _card_holder, state, move.get("seat"))
+    name = collect(refusals, card_name, move.get("card"))
+    entries = collect(refusals, _transfers, move.get("transfers", [])) or []
+    moved = [collect(refusals, _transfer, state, entry) for entry in entries]
     event: dict = {"event": "card", "seat": seat, "card": name, "transfers": moved}
     if "roll" in move:
-        event["roll"] = _change_roll(state, move["roll"])
+        event["roll"] = collect(refusals, _change_roll, state, move["roll"])
     if "jail" in move:
-        event["jail"] = _jail(state, move["jail"])
-    player["cards"] -= 1
-    if "black_peter" in move:
-        event["black_peter"] = _hand_black_peter(state, seat, move["black_peter"])
-    else:
+        event["jail"] = collect(refusals, _jail, state, move["jail"])
+    if "black_peter" in move and seat is not None:
+        event["black_peter"] = collect(
+            refusals, _hand_black_peter, state, seat, move["black_peter"]
+        )
+    raise_all(refusals)
+    state["players"][seat]["cards"] -= 1
+    if "black_peter" not in move:
         state["discard"] += 1
     log.append(event)
     if state["phase"] != "ending":
         turn.check_zero(state, log, state["phase"])
+
+
+def _card_holder(state: dict, seat: object) -> int:
+    """The seat playing the card, who must hold one."""
+    seat = turn.seat_of(state, seat)
+    player = state["players"][seat]
+    if player["cards"] < 1:
+        raise IllegalMove(N_("{name} has no card in hand to play."), name=player["name"])
+    return seat
 
 
 def card_name(text: object) -> str:
@@ -74,30 +89,48 @@ def _transfers(entries: object) -> list[dict]:
 
 
 def _transfer(state: dict, entry: dict) -> dict:
-    """Move the gold of one effect; it never takes more than the player has."""
-    giver = turn.seat_of(state, entry.get("from"))
+    """Move the gold of one effect; it never takes more than the player has.
+
+    Who pays, who gets and how much are checked together; the payer's gold only once both
+    the payer and the amount are right.
+    """
+    refusals: list = []
+    giver = collect(refusals, _effect_seat, state, entry.get("from"), "from")
     to = entry.get("to")
     if to != BANK:
-        to = turn.seat_of(state, to)
-        if to == giver:
-            raise IllegalMove(N_("A gold effect moves gold to another player or to the bank."))
+        to = collect(refusals, _effect_seat, state, to, "to")
+        if to is not None and to == giver:
+            refused = IllegalMove(N_("A gold effect moves gold to another player or to the bank."))
+            refusals.append(at_field(refused, "to"))
     gold = entry.get("gold")
     if type(gold) is not int or gold < 1:
-        raise IllegalMove(N_("A gold effect moves a whole number of gold, 1 or more."))
-    player = state["players"][giver]
-    if gold > player["gold"]:
-        raise IllegalMove(
+        refused = IllegalMove(N_("A gold effect moves a whole number of gold, 1 or more."))
+        refusals.append(at_field(refused, "gold"))
+    elif giver is not None and gold > state["players"][giver]["gold"]:
+        player = state["players"][giver]
+        refused = IllegalMove(
             N_("{name} has only {have} gold; the card cannot take {gold}."),
             name=player["name"],
             have=player["gold"],
             gold=gold,
         )
+        refusals.append(at_field(refused, "gold"))
+    raise_all(refusals)
+    player = state["players"][giver]
     player["gold"] -= gold
     if to == BANK:
         state["bank"] += gold
     else:
         state["players"][to]["gold"] += gold
     return {"from": giver, "to": to, "gold": gold}
+
+
+def _effect_seat(state: dict, seat: object, field: str) -> int:
+    """The player who pays (`from`) or gets (`to`) a gold effect, validated."""
+    try:
+        return turn.seat_of(state, seat)
+    except IllegalMove as refused:
+        raise at_field(refused, field) from None
 
 
 def _change_roll(state: dict, roll: object) -> dict:

@@ -6,7 +6,7 @@ fine"), including what followed by itself: a jailed turn skipped, Černý Petr's
 """
 
 from scoring.common import ranks_by
-from scoring.errors import N_, IllegalMove
+from scoring.errors import N_, IllegalMove, collect, raise_all
 from scoring.thieves_guild import seats
 
 #: A robber who robs a pauper pays this fine to the bank (seed: "pokutu Cechu zlodějů").
@@ -148,10 +148,15 @@ def target(state: dict, move: dict, log: list) -> None:
     require_phase(state, "reaction")
     seat = require_turn(state, move)
     count = len(state["players"])
-    state["target"] = seats.check_target(count, move.get("roll"))
+    refusals: list = []  # the roll and the side are checked together
+    roll = collect(refusals, seats.check_target, count, move.get("roll"))
+    if "direction" in move:
+        direction = collect(refusals, seats.check_direction, count, move["direction"])
+    raise_all(refusals)
+    state["target"] = roll
     log.append({"event": "target", "seat": seat, "roll": state["target"]})
     if "direction" in move:
-        state["direction"] = seats.check_direction(count, move["direction"])
+        state["direction"] = direction
         log.append({"event": "aim", "seat": seat, "direction": state["direction"]})
     state["phase"] = "aim" if needs_aim(state) else "robbery"
 
