@@ -1,7 +1,7 @@
 """Legacy (Dědictví) bookkeeping: cash and properties at their market value (RULES.md §5)."""
 
 from scoring.common import handler_for
-from scoring.errors import N_, IllegalMove
+from scoring.errors import N_, IllegalMove, collect, raise_all
 from scoring.names import check_text
 from scoring.prodigals_club.board import LEGACY_START, is_int
 
@@ -76,50 +76,70 @@ def _owned(state: dict, seat: int, wanted: object) -> int:
     )
 
 
-def apply_legacy(state: dict, seat: int, move: dict) -> None:
-    """Carry out one Legacy entry on the player's track."""
+def apply_legacy(state: dict, seat: int | None, move: dict) -> None:
+    """Carry out one Legacy entry on the player's track.
+
+    `seat` None: the player was refused, so the entry's own fields are only checked (every
+    refusal is raised at once) and nothing is carried out.
+    """
     unknown = N_("action: unknown Legacy entry {action}; expected one of: {known}.")
     handler = handler_for(move, _ACTIONS, key="action", unknown=unknown, fields=ACTION_FIELDS)
-    handler(state["players"][seat]["legacy"], state, seat, move)
+    track = None if seat is None else state["players"][seat]["legacy"]
+    handler(track, state, seat, move)
 
 
-def _spend(track: dict, state: dict, seat: int, move: dict) -> None:
+def _spend(track: dict | None, state: dict, seat: int | None, move: dict) -> None:
     """Money paid; the sources give no floor, so cash goes as low as the table enters."""
-    track["cash"] -= _amount(move.get("amount"))
+    amount = _amount(move.get("amount"))
+    if track is not None:
+        track["cash"] -= amount
 
 
-def _receive(track: dict, state: dict, seat: int, move: dict) -> None:
+def _receive(track: dict | None, state: dict, seat: int | None, move: dict) -> None:
     """Money received (a sale, a card that pays)."""
-    track["cash"] += _amount(move.get("amount"))
+    amount = _amount(move.get("amount"))
+    if track is not None:
+        track["cash"] += amount
 
 
-def _set_cash(track: dict, state: dict, seat: int, move: dict) -> None:
+def _set_cash(track: dict | None, state: dict, seat: int | None, move: dict) -> None:
     """A correction to what the player holds."""
     value = move.get("cash")
     if not is_int(value):
         raise IllegalMove(
             N_("cash: enter a whole number of pounds, not {value}."), value=repr(value)
         )
-    track["cash"] = value
+    if track is not None:
+        track["cash"] = value
 
 
-def _add(track: dict, state: dict, seat: int, move: dict) -> None:
-    """A property the player now owns, at its current market value."""
-    value = _market_value(move.get("value"))
-    label = _label(move.get("label"))
-    track["properties"].append({"id": track["next"], "label": label, "value": value})
-    track["next"] += 1
+def _add(track: dict | None, state: dict, seat: int | None, move: dict) -> None:
+    """A property the player now owns, at its current market value (value and label checked
+    together)."""
+    refusals: list = []
+    value = collect(refusals, _market_value, move.get("value"))
+    label = collect(refusals, _label, move.get("label"))
+    raise_all(refusals)
+    if track is not None:
+        track["properties"].append({"id": track["next"], "label": label, "value": value})
+        track["next"] += 1
 
 
-def _value(track: dict, state: dict, seat: int, move: dict) -> None:
-    """The property's market value changed on the board."""
-    index = _owned(state, seat, move.get("property"))
-    track["properties"][index]["value"] = _market_value(move.get("value"))
+def _value(track: dict | None, state: dict, seat: int | None, move: dict) -> None:
+    """The property's market value changed on the board (property and value checked together)."""
+    refusals: list = []
+    if seat is not None:
+        index = collect(refusals, _owned, state, seat, move.get("property"))
+    value = collect(refusals, _market_value, move.get("value"))
+    raise_all(refusals)
+    if track is not None:
+        track["properties"][index]["value"] = value
 
 
-def _remove(track: dict, state: dict, seat: int, move: dict) -> None:
+def _remove(track: dict | None, state: dict, seat: int | None, move: dict) -> None:
     """The property was sold or discarded (money from a sale is a separate entry)."""
-    track["properties"].pop(_owned(state, seat, move.get("property")))
+    if track is not None:
+        track["properties"].pop(_owned(state, seat, move.get("property")))
 
 
 _ACTIONS = {

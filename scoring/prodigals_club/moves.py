@@ -125,10 +125,16 @@ def _property(state: dict, move: dict) -> None:
 
 
 def _legacy(state: dict, move: dict) -> None:
-    """A Legacy entry: spend, receive, correct cash; add, revalue or remove a property."""
-    seat = _track(state, LEGACY, move)
-    before = competition_scores(state, seat, game_end=False)
-    apply_legacy(state, seat, move)
+    """A Legacy entry: spend, receive, correct cash; add, revalue or remove a property.
+
+    The player and the entry's fields are checked together, so every refusal shows at once.
+    """
+    _require_track(state, LEGACY)
+    refusals: list = []
+    seat = collect(refusals, _seat, state, move)
+    before = None if seat is None else competition_scores(state, seat, game_end=False)
+    collect(refusals, apply_legacy, state, seat, move)
+    raise_all(refusals)
     _record(state, seat, before, "legacy:" + str(move.get("action")))
 
 

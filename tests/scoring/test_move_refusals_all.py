@@ -289,3 +289,18 @@ def test_rules_3_a_target_roll_names_the_roll_and_the_side_together():
     state = after(guild_started(6), {"type": "loot", "roll": 2})
     refusals = every_refusal(thieves_guild, state, {"type": "target", "roll": 9, "direction": "up"})
     assert len(refusals) == 2 and sentences(refusals)[1] == "Choose the direction: left or right."
+
+
+def test_rules_5_a_legacy_entry_names_the_player_and_every_wrong_field():
+    """§5 "Legacy combination": a property added with a wrong value and a wrong label, or by
+    nobody, names each part at once."""
+    state = club_started(competitions=["legacy", "election"])
+    move = {"type": "legacy", "action": "add", "seat": 0, "value": -1, "label": "x" * 41}
+    refusals = every_refusal(club, state, move)
+    assert [text.split(":")[0] for text in sentences(refusals)] == ["value", "label"]
+    move = {"type": "legacy", "action": "value", "seat": 9, "property": 1, "value": "a"}
+    refusals = every_refusal(club, state, move)
+    assert [text.split(":")[0] for text in sentences(refusals)] == ["seat", "value"]
+    move = {"type": "legacy", "action": "value", "seat": 0, "property": 5, "value": -2}
+    refusals = every_refusal(club, state, move)
+    assert [text.split(":")[0] for text in sentences(refusals)] == ["property", "value"]
