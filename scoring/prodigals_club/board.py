@@ -43,11 +43,12 @@ BOARD_KEYS = (
     "hyde_park",
     "society_tokens",
     "society_range",
+    "society_chart",
 )
 BOARD_KEYS_USED = {
     PROPERTY: ("money", "districts", "district"),
     ELECTION: ("votes", "hyde_park"),
-    SOCIETY: ("society_tokens", "society_range"),
+    SOCIETY: ("society_tokens", "society_range", "society_chart"),
 }
 UNKNOWN_BOARD_VALUE = N_("board: unknown board value {field}; the board values are: {known}.")
 #: Lists in an unused board value: at most one per round, nested no deeper than Hyde Park's.
@@ -168,13 +169,27 @@ def _blank_or_numbers(value: object, depth: int = UNUSED_DEPTH) -> bool:
     )
 
 
+def _blank_or_chart(value: object) -> bool:
+    """An unused society chart as the form sends it: empty, or columns of numbers or blanks."""
+    return value is None or (
+        isinstance(value, list)
+        and len(value) <= SOCIETY_TOKENS
+        and all(
+            isinstance(column, list) and all(space is None or is_int(space) for space in column)
+            for column in value
+        )
+    )
+
+
 def _check_unused(value: dict, playing: list[str]) -> None:
     """Board values of competitions not in play: kept as typed, so only empty or numbers."""
     used = {"messengers"}
     for name in playing:
         used.update(BOARD_KEYS_USED.get(name, ()))
     for key in BOARD_KEYS:
-        if key not in used and not _blank_or_numbers(value.get(key)):
+        # The chart is the same printed board at every table, so the form always sends it.
+        blank = _blank_or_chart if key == "society_chart" else _blank_or_numbers
+        if key not in used and not blank(value.get(key)):
             raise InvalidSetup(
                 N_(
                     "{field}: not used by the competitions in play; leave it empty or enter"
@@ -198,7 +213,7 @@ def board_values(value: object, playing: list[str]) -> dict:
         try:
             board[key] = reader()
         except InvalidSetup as refused:
-            refusals.append(refused)
+            refusals.extend([refused, *getattr(refused, "others", [])])
 
     if value.get("messengers") not in (None, ""):
         # Messengers per player count are asked at setup but no scoring rule uses them
@@ -212,10 +227,16 @@ def board_values(value: object, playing: list[str]) -> dict:
         read("votes", lambda: _votes(value))
         read("hyde_park", lambda: _hyde_park(value.get("hyde_park")))
     if SOCIETY in playing:
+        # Imported here: the chart's rules read this module's constants.
+        from scoring.prodigals_club import chart
+
         read("society_tokens", lambda: _tokens(value.get("society_tokens")))
         read("society_range", lambda: _society_range(value.get("society_range")))
+        read("society_chart", lambda: chart.read_chart(value.get("society_chart")))
         if "society_tokens" in board and "society_range" in board:
             read("society_range", lambda: _checked_range(board))
+        if board.get("society_chart") and "society_tokens" in board:
+            read("society_chart", lambda: _checked_chart(board))
     raise_all(refusals)
     return board
 
@@ -237,6 +258,14 @@ def _votes(value: dict) -> int:
     if votes > MAX_VOTES:
         raise InvalidSetup(N_("votes: the election track ends at 44."))
     return votes
+
+
+def _checked_chart(board: dict) -> list[list[int]]:
+    """The chart, once each starting token is known to be a space of its column."""
+    from scoring.prodigals_club import chart
+
+    chart.start_spaces(board["society_chart"], board["society_tokens"])
+    return board["society_chart"]
 
 
 def _checked_range(board: dict) -> list[int] | None:

@@ -17,7 +17,7 @@ from scoring.prodigals_club.board import (
 from scoring.prodigals_club.legacy import apply_legacy
 from scoring.prodigals_club.property import apply_property
 from scoring.prodigals_club.scores import competition_scores
-from scoring.prodigals_club.society import apply_society
+from scoring.prodigals_club.society import apply_society, apply_token_step
 
 #: How many recent changes the state keeps per player (the full history is the move log).
 CHANGES_KEPT = 12
@@ -172,6 +172,14 @@ def _society(state: dict, move: dict) -> None:
     _record(state, seat, before, "society")
 
 
+def _token(state: dict, move: dict) -> None:
+    """One society token one space up or down the chart (a board value entered at setup)."""
+    seat = _track(state, SOCIETY, move)
+    before = competition_scores(state, seat, game_end=False)
+    state["notice"] = apply_token_step(state, seat, move)
+    _record(state, seat, before, "society")
+
+
 def _reserve(state: dict, move: dict) -> None:
     """A messenger on the turn-order space reserves a place for the next round."""
     _require_phase(state, "play")
@@ -245,6 +253,7 @@ MOVE_FIELDS = {
     "legacy": None,
     "votes": ("type", "seat", "delta"),
     "society": ("type", "seat", "tokens", "sum"),
+    "token": ("type", "seat", "token", "direction"),
     "reserve": ("type", "seat", "place"),
     "end_actions": ("type",),
     "hyde_park": ("type", "megaphones"),
@@ -257,6 +266,7 @@ _HANDLERS = {
     "legacy": _legacy,
     "votes": _votes,
     "society": _society,
+    "token": _token,
     "reserve": _reserve,
     "end_actions": _end_actions,
     "hyde_park": _hyde_park,

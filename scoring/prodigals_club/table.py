@@ -5,6 +5,7 @@ import random
 from scoring import common
 from scoring.errors import N_, IllegalMove, InvalidSetup, RuleError, raise_all
 from scoring.prodigals_club import board as rules_board
+from scoring.prodigals_club import chart
 from scoring.prodigals_club.board import (
     ELECTION,
     GAME,
@@ -16,6 +17,7 @@ from scoring.prodigals_club.board import (
     SOCIETY,
 )
 from scoring.prodigals_club.legacy import new_track
+from scoring.prodigals_club.society import limited
 from scoring.prodigals_club.standings import handicaps
 
 #: Every field a Klub setup takes; any other is refused by name.
@@ -87,9 +89,20 @@ def _new_player(name: str, values: dict, playing: list[str]) -> dict:
         "tiles": [],
         "votes": values["votes"] if ELECTION in playing else None,
         "tokens": list(values["society_tokens"]) if SOCIETY in playing else None,
+        "spaces": chart.start_spaces(values["society_chart"], values["society_tokens"])
+        if values.get("society_chart")
+        else None,
         "society": sum(values["society_tokens"]) if SOCIETY in playing else None,
         "legacy": new_track() if LEGACY in playing else None,
     }
+
+
+def _society_handicap(state: dict, player: dict, steps: int) -> None:
+    """With a chart, the right-column token moves up on it (RULES.md §5 "Handicaps at setup")."""
+    board = state["board"]
+    player["spaces"] = chart.pushed_up(board["society_chart"], player["spaces"], steps)
+    player["tokens"] = chart.values(board["society_chart"], player["spaces"])
+    player["society"] = limited(sum(player["tokens"]), board["society_range"])
 
 
 def player_names(names: object) -> list[str]:
@@ -132,6 +145,8 @@ def set_order(state: dict, order: object) -> None:
             player["cash"] += given[place]["money"]
         if player["votes"] is not None:
             player["votes"] = min(MAX_VOTES, player["votes"] + given[place]["votes"])
+        if player.get("spaces") and given[place]["society"]:
+            _society_handicap(state, player, given[place]["society"])
     state["order"] = order
     state["start_player"] = order[0]
     state["handicaps"] = per_seat
