@@ -10,7 +10,7 @@ from flask import has_request_context, request
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
-from companion_app.games import prodigals_club_score, prodigals_club_text
+from companion_app.games import prodigals_club_chart, prodigals_club_score, prodigals_club_text
 from companion_app.games.forms import GENERAL_AREA, whole_number
 from companion_app.games.prodigals_club_text import notice_text, tile_text
 from companion_app.store import get_store
@@ -90,12 +90,19 @@ PHASE_AREAS = {
         "end_actions",
     ),
     "hyde_park": ("hyde_park",),
-    "old_lady": ("society", "old_lady"),
+    "old_lady": (STEPS_AREA, "society", "old_lady"),
     "round_end": ("end_round",),
     "game_over": (),
 }
 #: Setup fields a refusal can name ("money: ..."); anything else shows by the players.
-SETUP_FIELDS = (*BOARD_FIELDS, "competitions", "hyde_park", "society_tokens", "society_range")
+SETUP_FIELDS = (
+    *BOARD_FIELDS,
+    "competitions",
+    "hyde_park",
+    "society_tokens",
+    "society_range",
+    "society_chart",
+)
 
 
 def phase_label(phase: str) -> str:
@@ -146,8 +153,11 @@ def setup_context() -> dict:
     """The board-value fields pre-filled from the last Klub table with as many players."""
     setups = last_setups()
     count = _player_count()
+    remembered = remembered_fields(setups.get(count, {}) if count else {})
     return {
-        "remembered": remembered_fields(setups.get(count, {}) if count else {}),
+        # The chart is the same printed board at any player count: always pre-filled.
+        "remembered": {**prodigals_club_chart.remembered_chart(), **remembered},
+        **prodigals_club_chart.setup_grid(),
         "prefill_counts": sorted(setups),
         "prefill_count": count,
         "competition_labels": CATEGORY_LABELS,
@@ -176,6 +186,7 @@ def parse_setup(form: MultiDict) -> dict:
         whole_number(form.get(f"token{index}", "").strip()) for index in range(SOCIETY_TOKENS)
     ]
     entered["society_range"] = _optional_range(form)
+    entered["society_chart"] = prodigals_club_chart.parse_chart(form)
     return {
         "players": [name for name in form.getlist("player") if name.strip()],
         "competitions": form.getlist("competition"),
@@ -207,6 +218,7 @@ def context(state: dict) -> dict:
         "hyde_park_table": state["board"].get("hyde_park"),
         "tile_text": tile_text,
         "picked": picked_seat(state),
+        "token_rows": prodigals_club_chart.token_rows(state),
     }
 
 
@@ -304,7 +316,9 @@ def parse_move(form: MultiDict) -> dict:
     if "seat" in form:
         move["seat"] = whole_number(form["seat"])
     if kind == "step":
-        return {**STEPS.get(form.get("step", ""), {"type": "step"}), "seat": move.get("seat")}
+        step = form.get("step", "")
+        known = STEPS.get(step) or prodigals_club_chart.token_step(step) or {"type": "step"}
+        return {**known, "seat": move.get("seat")}
     if kind == "order" and form.get("how") == "by_hand":
         move["order"] = _order(form)
     elif kind == "property":

@@ -112,6 +112,15 @@ def _describe_legacy(move: dict, name: str) -> str:
     )
 
 
+def _describe_token(move: dict, name: str) -> str:
+    """A society token moved one space on the chart."""
+    token = move.get("token")
+    number = token + 1 if isinstance(token, int) else token
+    if move.get("direction") == "up":
+        return gettext("%(name)s: society token %(number)s one space up", name=name, number=number)
+    return gettext("%(name)s: society token %(number)s one space down", name=name, number=number)
+
+
 def describe(move: dict | None, names: list[str]) -> str:
     """A history line for a move, in the page's language."""
     move = move or {}
@@ -132,6 +141,8 @@ def describe(move: dict | None, names: list[str]) -> str:
     if kind == "society":
         value = move.get("tokens") if "tokens" in move else move.get("sum")
         return gettext("%(name)s: society %(value)s", name=name, value=value)
+    if kind == "token":
+        return _describe_token(move, name)
     if kind == "reserve":
         return gettext("%(name)s reserved place %(place)s", name=name, place=move.get("place"))
     if kind == "end_actions":
