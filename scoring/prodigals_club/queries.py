@@ -1,6 +1,7 @@
 """Read-only views of a Klub ztroskotanců state: actions, standings, summary, box, results."""
 
-from scoring.prodigals_club import standings
+from scoring.errors import IllegalMove
+from scoring.prodigals_club import chart, standings
 from scoring.prodigals_club.board import ELECTION, LEGACY, PROPERTY, ROUNDS, SOCIETY
 from scoring.prodigals_club.rounds import hyde_park_column
 from scoring.prodigals_club.scores import all_scores
@@ -114,6 +115,23 @@ def _society_moves(state: dict) -> list[dict]:
         tokens[0] -= 1
         moves.append({"type": "society", "seat": seat, "tokens": tokens})
         moves.append({"type": "society", "seat": seat, "sum": player["society"] + 1})
+    return moves + _token_moves(state)
+
+
+def _token_moves(state: dict) -> list[dict]:
+    """Every token step that stays on the chart and lands on a free space."""
+    board = state["board"].get("society_chart")
+    moves = []
+    for seat, player in enumerate(state["players"]):
+        for index in range(len(player.get("spaces") or []) if board else 0):
+            for direction in chart.DIRECTIONS:
+                try:
+                    chart.stepped(board, player["spaces"], index, direction)
+                except IllegalMove:
+                    continue
+                moves.append(
+                    {"type": "token", "seat": seat, "token": index, "direction": direction}
+                )
     return moves
 
 
