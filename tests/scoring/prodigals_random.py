@@ -3,6 +3,13 @@
 import random
 
 from scoring import prodigals_club as club
+from scoring.errors import IllegalMove
+from scoring.prodigals_club import chart
+
+#: A society chart some random tables enter (test values; tokens start on 2, 3, 4, 5).
+CHART = [[-1, 0, 2, 4, 6], [1, 3, 3, 5], [0, 2, 4, 6, 8, 10], [-2, 3, 5, 7, 9]]
+#: Chance that a society entry is one token stepped, when the chart is known.
+STEP_CHANCE = 0.6
 
 #: Chance per step that the actions of the round end.
 END_ACTIONS_CHANCE = 0.12
@@ -22,7 +29,7 @@ def random_move(state: dict, rng: random.Random) -> dict:
     if phase == "old_lady":
         if rng.random() < 0.5:
             return {"type": "old_lady", "exempt": rng.sample(range(count), rng.randint(0, 1))}
-        return {"type": "society", "seat": seat, "sum": rng.randint(-3, 30)}
+        return _society_move(state, seat, rng, sum_chance=0.5)
     if phase == "round_end":
         return {"type": "end_round"}
     if rng.random() < END_ACTIONS_CHANCE:
@@ -38,7 +45,7 @@ def random_move(state: dict, rng: random.Random) -> dict:
             "delta": rng.choice([-1, 1]) * rng.randint(1, MAX_DELTA),
         }
     if kind == "society":
-        return {"type": "society", "seat": seat, "tokens": [rng.randint(-2, 8) for _ in range(4)]}
+        return _society_move(state, seat, rng, sum_chance=0.1)
     if kind == "reserve":
         return {
             "type": "reserve",
@@ -48,6 +55,38 @@ def random_move(state: dict, rng: random.Random) -> dict:
     if kind == "legacy":
         return _legacy_move(state, seat, rng)
     return _property_move(state, seat, rng)
+
+
+def _society_move(state: dict, seat: int, rng: random.Random, sum_chance: float) -> dict:
+    """A token step (chart known), new token values, or only their sum."""
+    board = state["board"].get("society_chart")
+    spaces = state["players"][seat].get("spaces")
+    if board and spaces and rng.random() < STEP_CHANCE:
+        steps = [
+            {"type": "token", "seat": seat, "token": index, "direction": direction}
+            for index in range(len(spaces))
+            for direction in chart.DIRECTIONS
+            if _fits(board, spaces, index, direction)
+        ]
+        if steps:
+            return rng.choice(steps)
+    if rng.random() < sum_chance:
+        return {"type": "society", "seat": seat, "sum": rng.randint(-3, 30)}
+    if board:
+        # Four different spaces' values: each value has a free space for every token asking it.
+        cells = [(column, row) for column, rows in enumerate(board) for row in range(len(rows))]
+        picked = rng.sample(cells, len(board))
+        return {"type": "society", "seat": seat, "tokens": [board[c][r] for c, r in picked]}
+    return {"type": "society", "seat": seat, "tokens": [rng.randint(-2, 8) for _ in range(4)]}
+
+
+def _fits(board: list, spaces: list, index: int, direction: str) -> bool:
+    """Whether the step stays on the chart and lands on a free space."""
+    try:
+        chart.stepped(board, spaces, index, direction)
+    except IllegalMove:
+        return False
+    return True
 
 
 def _legacy_move(state: dict, seat: int, rng: random.Random) -> dict:
@@ -122,6 +161,7 @@ def random_junk_move(state: dict, rng: random.Random) -> dict:
             },
             {"type": "property", "seat": seat, "action": "spend", "amount": -1},
             {"type": "society", "seat": seat, "tokens": [1, 2]},
+            {"type": "token", "seat": seat, "token": 4, "direction": "up"},
             {"type": "legacy", "seat": seat, "action": "value", "property": 999, "value": 1},
             {"type": "legacy", "seat": seat, "action": "remove", "property": "first"},
             {"type": "legacy", "seat": seat, "action": "spend", "amount": "ten"},

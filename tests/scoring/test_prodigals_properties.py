@@ -13,7 +13,7 @@ from scoring.prodigals_club.board import MAX_VOTES, ROUNDS
 from scoring.prodigals_club.scores import all_scores
 from scoring.sheets import score_sheet
 from tests.scoring.prodigals_play import ALL, setup
-from tests.scoring.prodigals_random import random_junk_move, random_move
+from tests.scoring.prodigals_random import CHART, random_junk_move, random_move
 
 GAMES = 300
 MAX_STEPS = 400
@@ -118,9 +118,21 @@ def assert_invariants(state: dict) -> None:
             assert player["votes"] <= MAX_VOTES
         if player["cash"] is not None and player["tiles"]:
             assert player["cash"] >= 0
+        if player.get("spaces"):
+            _assert_on_the_chart(state, player)
     assert 1 <= state["round"] <= ROUNDS
     display = club.device_display(state)
     assert display["police"] < display["limit"]
+
+
+def _assert_on_the_chart(state: dict, player: dict) -> None:
+    """Tokens on distinct spaces of the chart; the score is their values within the range."""
+    board, spaces = state["board"]["society_chart"], player["spaces"]
+    assert len({tuple(space) for space in spaces}) == len(spaces)
+    assert all(0 <= row < len(board[column]) for column, row in spaces)
+    assert player["tokens"] == [board[column][row] for column, row in spaces]
+    low, high = state["board"]["society_range"]
+    assert player["society"] == min(max(sum(player["tokens"]), low), high)
 
 
 def play_random_game(seed: int) -> dict:
@@ -128,7 +140,9 @@ def play_random_game(seed: int) -> dict:
     rng = random.Random(seed)
     count = rng.randint(2, 5)
     playing = rng.choice(COMPETITION_SETS)
-    state = club.new_table(setup([f"P{i}" for i in range(count)], playing))
+    # Some tables enter the society chart (a board value), so tokens are stepped on it.
+    changes = {"society_chart": CHART} if rng.random() < 0.4 else {}
+    state = club.new_table(setup([f"P{i}" for i in range(count)], playing, **changes))
     log = []
     for step in range(MAX_STEPS):
         if state["phase"] == "game_over":
@@ -148,7 +162,8 @@ def play_random_game(seed: int) -> dict:
         assert frozen == copy.deepcopy(frozen)
         assert_invariants(state)
         log.append(move)
-    assert replayed(club.new_table(setup([f"P{i}" for i in range(count)], playing)), log) == state
+    first = club.new_table(setup([f"P{i}" for i in range(count)], playing, **changes))
+    assert replayed(first, log) == state
     return state
 
 
