@@ -1,7 +1,7 @@
 """Legacy (Dědictví) bookkeeping: cash and properties at their market value (RULES.md §5)."""
 
 from scoring.common import handler_for
-from scoring.errors import N_, IllegalMove, collect, raise_all
+from scoring.errors import N_, IllegalMove, at_field, collect, raise_all
 from scoring.names import check_text
 from scoring.prodigals_club.board import LEGACY_START, is_int
 
@@ -26,11 +26,12 @@ def legacy_score(track: dict) -> int:
 def _amount(value: object) -> int:
     """A whole number of pounds of at least 1."""
     if not is_int(value) or value < 1:
-        raise IllegalMove(
+        refused = IllegalMove(
             N_("{field}: enter a whole number of pounds of at least 1, not {value}."),
             field="amount",
             value=repr(value),
         )
+        raise at_field(refused, "amount")  # the template's "{field}:" hides it from the page
     return value
 
 

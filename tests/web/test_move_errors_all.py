@@ -105,3 +105,17 @@ def test_the_api_answers_every_refusal_of_a_move_in_errors(client):
     assert one.status_code == 400
     assert one.get_json() == {"error": "There is no house 0; houses are 1 to 30."}
     assert client.get(f"/api/tables/{table['id']}").get_json()["version"] == version
+
+
+def test_rules_5_a_legacy_spend_without_a_player_and_with_a_wrong_amount_marks_both(client, app):
+    """RULES.md §5 "Legacy combination": no player tapped and an amount that is not a number
+    are both shown in the spend panel, in the form's words, and both fields are marked."""
+    client.post("/lang", data={"lang": "en", "next": "/"})
+    club = Club(client, app, competition=["legacy", "election"], money="", districts="").ordered()
+    before = club.state()
+    club.post({"type": "legacy", "action": "spend", "amount": "lots"})
+    page = club.page()
+    shown = errors_in(page, "legacy-spend")
+    assert [text.split(":")[0] for text in shown] == ["Player", "Amount"], shown
+    assert marked(page, "legacy-spend-seat") and marked(page, "legacy-spend-amount")
+    assert club.state() == before
