@@ -11,7 +11,7 @@ a Klub ±1 vote 6-7 taps.
 
 import pytest
 
-from tests.live import json_request, screenshot
+from tests.live import check_tablet_fit, json_request, screenshot
 from tests.scoring.for_sale_play import IN_ORDER
 from tests.web.game_script import ANN, BOB, CID, DEE, SETS, as_form
 
@@ -179,6 +179,46 @@ def test_klub_a_moved_society_token_is_the_player_and_one_value(live_server, bro
     assert after["tokens"] == [*tokens[:3], tokens[3] - 2]
     print(f"Klub token moved: {taps.count} taps + one value typed, {taps.scrolls} scrolls")
     assert taps.count == 2
+    page.close()
+
+
+#: A test society chart (not the printed one): 4 columns, bottom space first.
+KLUB_CHART = [[0, 2, 4, 6], [1, 3, 5, 7], [2, 4, 6, 8], [3, 5, 7, 9, 11]]
+KLUB_PLAYERS = ["Ann", "Bob", "Cid", "Dee", "Eve"]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["en", "cs"])
+@pytest.mark.parametrize("viewport", [LANDSCAPE, PORTRAIT], ids=["landscape", "portrait"])
+def test_klub_a_society_token_up_or_down_is_one_tap(live_server, browser, viewport, lang):
+    """RULES.md §5 society: with the chart (a board value) entered, a token one space up or
+    down is one tap on the player's row, and the score follows the chart (budget: ≤ 2 taps)."""
+    base, _app = live_server
+    api = Api(base)
+    setup = {"players": KLUB_PLAYERS, "competitions": ["property", "election", "society"]}
+    table = api.create(
+        "prodigals_club", {**setup, "board": {**KLUB_BOARD, "society_chart": KLUB_CHART}}
+    )
+    table = api.move(table, {"type": "order", "order": [0, 1, 2, 3, 4]})
+    page = browser.new_page(viewport=viewport, locale="cs-CZ" if lang == "cs" else "en-US")
+    page.goto(f"{base}/tables/{table['id']}")
+    page.click(f"[data-testid=lang-{lang}]")
+    taps = Taps(page)
+    taps.tap("[data-testid=token-up-4-2]", navigates=True)
+    assert page.inner_text("[data-testid=token-4-2]") == "6"
+    assert page.inner_text("[data-testid=society-4]") == "16"
+    taps.tap("[data-testid=token-down-4-0]", navigates=True)
+    assert page.inner_text("[data-testid=society-4]") == "14"
+    name = f"tap-budget-klub-token-{lang}-{viewport['width']}"
+    screenshot(page, name)
+    check_tablet_fit(page, name, viewport["width"], "[data-testid=steps] button")
+    after = json_request(base, "GET", f"/api/tables/{table['id']}")[1]["state"]["players"][4]
+    assert after["tokens"] == [0, 3, 6, 5]
+    print(
+        f"Klub token up/down ({lang}, {viewport['width']}px): {taps.count} taps for two"
+        f" moves, {taps.scrolls} scrolls"
+    )
+    assert taps.count <= 2 * 2 and taps.scrolls == 0
     page.close()
 
 
