@@ -60,6 +60,10 @@ MOVE_FIELDS = {
     "label": _l("Label"),
     "property": _l("Legacy property"),
     "exempt": _l("Exempt this round"),
+    "from": _l("From"),
+    "to": _l("To"),
+    "jail": _l("Jail"),
+    "black_peter": _l("Černý Petr"),
 }
 #: A player's fields below players[i] (the last key of the path), as the forms label them.
 PLAYER_FIELDS = {

@@ -127,10 +127,7 @@ def _transfer(state: dict, entry: dict) -> dict:
 
 def _effect_seat(state: dict, seat: object, field: str) -> int:
     """The player who pays (`from`) or gets (`to`) a gold effect, validated."""
-    try:
-        return turn.seat_of(state, seat)
-    except IllegalMove as refused:
-        raise at_field(refused, field) from None
+    return turn.seat_of(state, seat, field)
 
 
 def _change_roll(state: dict, roll: object) -> dict:
@@ -154,7 +151,7 @@ def _change_roll(state: dict, roll: object) -> dict:
 
 def _jail(state: dict, seat: object) -> int:
     """The player goes to jail and loses their next turn."""
-    seat = turn.seat_of(state, seat)
+    seat = turn.seat_of(state, seat, "jail")
     if seat not in state["jailed"]:
         state["jailed"] = [*state["jailed"], seat]
     return seat
@@ -162,7 +159,7 @@ def _jail(state: dict, seat: object) -> int:
 
 def _hand_black_peter(state: dict, seat: int, holder: object) -> int:
     """Černý Petr goes to `holder`'s hand and stays there (it is never discarded)."""
-    holder = turn.seat_of(state, holder)
+    holder = turn.seat_of(state, holder, "black_peter")
     current = state["black_peter"]
     if current is not None and current != seat:
         raise IllegalMove(

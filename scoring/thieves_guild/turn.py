@@ -6,7 +6,7 @@ fine"), including what followed by itself: a jailed turn skipped, Černý Petr's
 """
 
 from scoring.common import ranks_by
-from scoring.errors import N_, IllegalMove, collect, raise_all
+from scoring.errors import N_, IllegalMove, at_field, collect, raise_all
 from scoring.thieves_guild import seats
 
 #: A robber who robs a pauper pays this fine to the bank (seed: "pokutu Cechu zlodějů").
@@ -39,11 +39,21 @@ def require_phase(state: dict, *phases: str) -> None:
         raise IllegalMove(PHASE_MESSAGES[phase], name=name)
 
 
-def seat_of(state: dict, seat: object) -> int:
-    """A seat at the table, validated."""
+#: A seat that is no player at the table, per move field (the page names the field).
+NOT_A_PLAYER = {
+    "seat": N_("seat: choose one of the players at the table, seat 0 to {last}."),
+    "from": N_("from: the gold comes from one of the players, seat 0 to {last}."),
+    "to": N_("to: the gold goes to one of the players, seat 0 to {last}, or to the bank."),
+    "jail": N_("jail: the one who goes to jail is one of the players, seat 0 to {last}."),
+    "black_peter": N_("black_peter: Černý Petr goes to one of the players, seat 0 to {last}."),
+}
+
+
+def seat_of(state: dict, seat: object, field: str = "seat") -> int:
+    """A seat at the table, validated; a refusal names the move field that holds it."""
     count = len(state["players"])
     if type(seat) is not int or not 0 <= seat < count:
-        raise IllegalMove(N_("seat must be a seat number from 0 to {last}."), last=count - 1)
+        raise at_field(IllegalMove(NOT_A_PLAYER[field], last=count - 1), field)
     return seat
 
 

@@ -275,13 +275,13 @@ def test_rules_3_a_card_names_its_name_payer_and_amount_together():
     refusals = every_refusal(thieves_guild, state, move)
     assert sentences(refusals) == [
         "Name the card played, as printed on it.",
-        "seat must be a seat number from 0 to 3.",
+        "from: the gold comes from one of the players, seat 0 to 3.",
         "A gold effect moves a whole number of gold, 1 or more.",
     ]
     assert fields(refusals) == [None, "from", "gold"]
     move = {"type": "card", "seat": 7, "card": "Alarm", "transfers": [{"from": 2, "to": 2}]}
     refusals = every_refusal(thieves_guild, state, move)
-    assert fields(refusals) == [None, "to", "gold"]
+    assert fields(refusals) == ["seat", "to", "gold"]
 
 
 def test_rules_3_a_target_roll_names_the_roll_and_the_side_together():

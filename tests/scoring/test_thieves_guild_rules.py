@@ -378,7 +378,7 @@ def test_cards_a_gold_effect_taking_more_than_the_player_has_is_refused():
     [
         ({"from": 1, "to": 1, "gold": 1}, "another player or to the bank"),
         ({"from": 1, "to": 2, "gold": 0}, "1 or more"),
-        ({"from": 1, "to": "pot", "gold": 1}, "seat must be"),
+        ({"from": 1, "to": "pot", "gold": 1}, "to: the gold goes to one of the players"),
         ({"from": 1, "to": 2, "gold": 1, "why": "x"}, "Unknown field"),
     ],
 )
