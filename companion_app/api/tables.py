@@ -122,7 +122,12 @@ def create_table() -> tuple[dict, int, dict]:
     if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
         raise ApiError(BAD_REQUEST, 'players must be a list of names, like ["Ann", "Bob"].')
     setup = {key: value for key, value in body.items() if key != "game"}
-    table = get_store().create_table(body["game"], setup)
+    try:
+        table = get_store().create_table(body["game"], setup)
+    except RuleError as refused:
+        if not getattr(refused, "others", None):
+            raise  # one refusal: {"error": ...} as for every other request
+        return every_refusal(refused), BAD_REQUEST, {}
     rights.grant(table.id, rights.HOST)  # a browser session that creates a table hosts it
     created = {
         **table_json(table),

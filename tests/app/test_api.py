@@ -97,6 +97,19 @@ def test_bad_players(api, client, players, fragment):
     assert client.get("/api/tables").get_json() == {"tables": []}
 
 
+def test_a_setup_refused_for_several_parts_lists_every_sentence(client):
+    """Issue 14 item 3: a setup with two bad parts answers both in "errors", the first as
+    "error", and seats no table (Cech zlodějů: too few players and a bad card-cost table)."""
+    setup = {"game": "thieves_guild", "players": ["Ann", "Bob"], "card_costs": [2, 1]}
+    response = client.post("/api/tables", json=setup)
+    body = response.get_json()
+    assert response.status_code == 400 and set(body) == {"error", "errors"}
+    assert body["error"] == body["errors"][0] and "3 to 9 players, not 2" in body["error"]
+    assert any("first card costs 1 gold" in each for each in body["errors"])
+    assert any("card 2 costs 1" in each for each in body["errors"])
+    assert client.get("/api/tables").get_json() == {"tables": []}
+
+
 def test_html_in_a_player_name_comes_back_as_data(api):
     name = '<script>alert("x")</script>'
     status, table = api.create(players=[name, "Bob"])
