@@ -2,8 +2,14 @@
 
 import re
 
-from tests.web.test_prodigals_pages import NEW, Club, error_in, setup_form
+import pytest
 
+from tests.live import check_tablet_fit, screenshot
+from tests.web.test_prodigals_browser import TARGETS
+from tests.web.test_prodigals_pages import NEW, PLAYERS, Club, error_in, setup_form
+
+#: Whether an element lies inside the viewport as the page stands.
+IN_VIEW = "el => el.getBoundingClientRect().bottom <= innerHeight"
 #: A test chart (not the printed one): 4 columns, bottom space first; column 4 has 5 spaces.
 CHART = [[0, 2, 4, 6], [1, 3, 5, 7], [2, 4, 6, 8], [3, 5, 7, 9, 11]]
 
@@ -108,3 +114,41 @@ def test_society_token_steppers_at_the_old_lady(client, app):
 def _steps_of(page: str) -> str:
     """The quick-changes panel's HTML."""
     return page.split('id="steps"', 1)[1].split("</section>", 1)[0]
+
+
+@pytest.mark.browser
+def test_society_chart_grid_and_old_lady_steppers_fit_a_portrait_tablet(live_server, browser):
+    """RULES.md §5 society: the chart typed at setup (board value) and its steppers at the Old
+    Lady fit 800 px in Czech without sideways scrolling."""
+    base, _app = live_server
+    page = browser.new_page(viewport={"width": 800, "height": 1280}, locale="cs-CZ")
+    page.goto(base + NEW)
+    page.click("[data-testid=lang-cs]")
+    page.click("[data-testid=chart] summary")
+    for name, value in {**setup_form(), **chart_fields()}.items():
+        if name in ("player", "competition"):
+            continue
+        page.fill(f"input[name={name}]", value)
+    for index, name in enumerate(PLAYERS):
+        page.locator("input[name=player]").nth(index).fill(name)
+    for competition in ("property", "election", "society"):
+        page.check(f"[data-testid=competition-{competition}]")
+    check_tablet_fit(page, "klub-chart-setup-cs-800", 800, TARGETS)
+    screenshot(page, "klub-chart-setup-cs-800")
+    with page.expect_navigation():
+        page.click("[data-testid=create]")
+    with page.expect_navigation():
+        page.click("[data-testid=order-draw]")
+    with page.expect_navigation():
+        page.click("[data-testid=end-actions]")
+    for seat in range(len(PLAYERS)):
+        page.fill(f"[data-testid=megaphones-{seat}]", str(seat))
+    with page.expect_navigation():
+        page.click("[data-testid=hyde-park-apply]")
+    with page.expect_navigation():
+        page.click("[data-testid=token-up-0-3]")
+    assert page.inner_text("[data-testid=token-0-3]") == "7"
+    assert page.locator("[data-testid=old-lady-done]").evaluate(IN_VIEW)
+    check_tablet_fit(page, "klub-chart-old-lady-cs-800", 800, TARGETS)
+    screenshot(page, "klub-chart-old-lady-cs-800")
+    page.close()
