@@ -27,25 +27,40 @@
 
   // Last resort for a decision taller than the screen (many players, a notice, a refusal):
   // a move's page loads at the top; if the controls marked data-decision end below the fold,
-  // scroll just enough to show their end, never past their start. Only at load: a live swap
-  // (static/live.js) keeps the reader's place, and a #anchor (a refusal's panel) or a place
-  // the browser restored wins. Scrolling moves no focus.
-  function showDecision() {
-    if (location.hash || window.scrollY > 0) return;
+  // scroll just enough to show their end, never past their start. The table's head (round and
+  // turn banner) sticks to the top of the screen (app.css), so the decision's start stays below
+  // it. Only at load and when the tablet is turned while the page is where this put it: a live
+  // swap (static/live.js) keeps the reader's place, and a #anchor (a refusal's panel) or a place
+  // the browser restored or the reader scrolled to wins. Scrolling moves no focus.
+  var placed = 0;
+  function decisionScroll() {
     var top = Infinity;
     var bottom = 0;
     document.querySelectorAll("[data-decision]").forEach(function (marked) {
       var box = marked.getBoundingClientRect();
       if (!box.height) return;
-      top = Math.min(top, box.top);
-      bottom = Math.max(bottom, box.bottom);
+      top = Math.min(top, box.top + window.scrollY);
+      bottom = Math.max(bottom, box.bottom + window.scrollY);
     });
-    if (bottom <= window.innerHeight) return;
+    if (bottom <= window.innerHeight) return 0;
+    var head = document.querySelector(".table-head");
+    var covered = head && getComputedStyle(head).position === "sticky" ? head.offsetHeight : 0;
     var MARGIN = 8;
-    window.scrollTo(0, Math.max(0, Math.min(bottom - window.innerHeight + MARGIN, top - MARGIN)));
+    return Math.max(0, Math.min(bottom - window.innerHeight + MARGIN, top - covered - MARGIN));
+  }
+  function showDecision() {
+    if (location.hash || window.scrollY > 0) return;
+    var wanted = decisionScroll();
+    if (wanted) window.scrollTo(0, wanted);
+    placed = window.scrollY;
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", showDecision);
   else showDecision();
+  window.addEventListener("resize", function () {
+    if (location.hash || Math.abs(window.scrollY - placed) > 1) return;
+    window.scrollTo(0, decisionScroll());
+    placed = window.scrollY;
+  });
 
   // A player chip with data-fill="2,3,4,5" (Klub's society tokens) fills the form's
   // data-filled fields in with that player's values, so only what changed is typed.

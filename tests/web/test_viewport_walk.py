@@ -3,7 +3,8 @@
 After each move the table page is loaded as the move's redirect loads it, at 1024x768
 (landscape tablet) and 800x1280 (portrait tablet). The head (round and turn banner) and every
 control marked `data-decision` (the next decision) must lie inside the viewport as the page
-shows itself (static/app.js may scroll a little to the decision, never past the head), nothing
+shows itself (static/app.js may scroll a little to the decision; the head sticks to the top and
+no decision may hide under it), nothing
 may scroll sideways (the page or a box inside it), and no tile, panel or
 table may spill its content. The moves go through the JSON API (this computer hosts every
 table), so the walk checks the layout of every position without depending on how each control
@@ -16,7 +17,7 @@ import pytest
 
 from scoring import prodigals_club as club
 from tests.live import SHOTS, json_request
-from tests.scoring import prodigals_random
+from tests.scoring import adel_random, prodigals_random, razzia_random, thieves_guild_random
 from tests.scoring.for_sale_random import random_move as for_sale_move
 from tests.scoring.prodigals_play import setup as club_setup
 from tests.web import game_script as razzia_script
@@ -32,8 +33,14 @@ CONTAINED = (
     ".card-button, .row-slots li, .panel, .player, .bidder, .house-pick, .device-panel, "
     ".table-head, .pc-board, .standings, .final, .round-end"
 )
+#: Names that must never break inside a word (a seat's name beside its chips, on its button).
+NAMES_SHOWN = ".seat-name, .sale-row legend, .av-row legend, .player h3, .bidder .name, .tg-name"
+#: Long Czech names for the biggest tables: each must stay one word wherever it is shown.
+LONG_NAMES = ["Kristýna", "Bartoloměj", "Vendula", "Maxmilián", "Radoslava", "Jaroslav"]
 #: What a page shows of its decision: problems found, and the lowest decision edge in px.
-LOOK = """(contained) => {
+LOOK = """async ([contained, names]) => {
+  // A turned tablet's resize event (static/app.js re-places the page) runs before the next frame.
+  await new Promise((done) => requestAnimationFrame(() => done()));
   const problems = [];
   const [width, height] = [innerWidth, innerHeight];
   const describe = (el) => el.outerHTML.slice(0, 80).replace(/\\s+/g, " ");
@@ -42,10 +49,16 @@ LOOK = """(contained) => {
   const marked = [...document.querySelectorAll("[data-decision], .table-head")]
     .filter((el) => el.getClientRects().length);
   if (!marked.some((el) => el.matches("[data-decision]"))) problems.push("no decision marked");
+  const head = document.querySelector(".table-head");
+  const below = head ? head.getBoundingClientRect().bottom : 0;
   let bottom = 0;
   for (const el of marked) {
     const box = el.getBoundingClientRect();
     bottom = Math.max(bottom, box.bottom);
+    if (el !== head && box.top < below - 0.5) {
+      const span = `${Math.round(box.top)} < ${Math.round(below)}`;
+      problems.push(`under the head (${span}): ${describe(el)}`);
+    }
     if (box.top < 0 || box.bottom > height + 0.5 || box.left < 0 || box.right > width + 0.5) {
       const span = `${Math.round(box.top)}..${Math.round(box.bottom)}`;
       problems.push(`off screen (${span}): ${describe(el)}`);
@@ -56,6 +69,18 @@ LOOK = """(contained) => {
     const scrolls = style.overflowX === "auto" || style.overflowX === "scroll";
     if (scrolls && el.scrollWidth > el.clientWidth + 1) {
       problems.push(`scrolls sideways (${el.scrollWidth} > ${el.clientWidth}): ${describe(el)}`);
+    }
+  }
+  for (const el of document.querySelectorAll(names)) {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const lines = new Set([...range.getClientRects()].map((box) => Math.round(box.top)));
+        if (lines.size > 1) problems.push(`"${word[0]}" breaks across lines: ${describe(el)}`);
+      }
     }
   }
   for (const el of document.querySelectorAll(contained)) {
@@ -79,6 +104,7 @@ class Walk:
 
     def __init__(self, base: str, browser, game: str) -> None:
         self.base, self.game = base, game
+        self.looking = True
         self.pages = {}
         self.table: dict = {}
         self.moves = 0
@@ -100,14 +126,16 @@ class Walk:
         self.look("created")
 
     def move(self, move: dict) -> None:
-        """Post one move at the table's version, then look at the page it leads to."""
+        """Post one move at the table's version, then look at the page it leads to (while
+        `looking`: a big table's walk may pass over rounds that show nothing new)."""
         body = {"version": self.table["version"], "move": move}
         path = f"/api/tables/{self.table['id']}/moves"
         status, answer = json_request(self.base, "POST", path, body)
         assert status == 200, (move, answer)
         self.table = answer
         self.moves += 1
-        self.look(move["type"])
+        if self.looking:
+            self.look(move["type"])
 
     def lock_in(self) -> None:
         """Every choosing seat presses its button, as on the box (For Sale's simultaneous sale)."""
@@ -117,10 +145,12 @@ class Walk:
             press = {"id": reveal["id"], "seat": seat}
             status, answer = json_request(self.base, "POST", path + "/reveal/press", press)
             assert status == 200, answer
-        self.look("locked-in")
+        if self.looking:
+            self.look("locked-in")
 
     def look(self, after: str) -> None:
         """Load the table and check what is in view at both sizes; a screenshot per phase."""
+        count = len(self.table["state"]["players"])
         phase = self.table["state"]["phase"] + ("-locked" if after == "locked-in" else "")
         for lang, page in self.pages.items():
             first = (lang, phase) not in self.seen
@@ -134,14 +164,17 @@ class Walk:
                 page.set_viewport_size(size)
                 self.check(page, f"{phase} after {after} {lang} {size['width']}x{size['height']}")
                 if first:
-                    name = f"walk-{self.game}-{phase}-{lang}-{size['width']}x{size['height']}"
+                    size_name = f"{size['width']}x{size['height']}"
+                    name = f"walk-{self.game}-{count}p-{phase}-{lang}-{size_name}"
                     SHOTS.mkdir(parents=True, exist_ok=True)
                     page.screenshot(path=str(SHOTS / f"{name}.png"))
 
     def check(self, page, where: str) -> None:
         """Record what is out of view or spills at this position (all found, then failed)."""
-        seen = page.evaluate(LOOK, CONTAINED)
-        where = f"{self.game} v{self.table['version']} {where}"
+        seen = page.evaluate(LOOK, [CONTAINED, NAMES_SHOWN])
+        where = (
+            f"{self.game} {len(self.table['state']['players'])}p v{self.table['version']} {where}"
+        )
         self.findings += [f"{where}: {problem}" for problem in seen["problems"]]
         self.scrolled += seen["scrollY"] > 0
         key = where.rsplit(" ", 2)[-2:]
@@ -195,6 +228,77 @@ def test_klub_every_decision_is_in_view(live_server, browser):
     while walk.table["state"]["phase"] != "game_over":
         walk.move(prodigals_random.random_move(walk.table["state"], rng))
     assert club.summary(walk.table["state"])["finished"]
+    walk.close()
+
+
+def test_adel_every_decision_is_in_view(live_server, browser):
+    """Seeded games (RULES.md §4) at 4 and 5 players, banquet at space 8, to the final
+    exhibition and the ranking: secret choices locked in on the box, buys, castle, thieves."""
+    base, _app = live_server
+    for count, seed in ((4, 28), (5, 55)):
+        walk = Walk(base, browser, "adel_verpflichtet")
+        rng = random.Random(seed)
+        values, piles = adel_random.random_setup(count, rng)
+        if count == 5:
+            values["players"] = LONG_NAMES[:count]
+        hidden = [pile[1:] for pile in piles]
+        walk.create({"game": "adel_verpflichtet", **values})
+        while walk.table["state"]["phase"] != "game_over":
+            if walk.table["state"]["phase"] in ("location", "action", "choose"):
+                walk.lock_in()
+            move = adel_random.random_move(walk.table["state"], rng)
+            if move["type"] == "buy":  # the table turns the pile's next card face up
+                pile = hidden[move["pile"]]
+                move["next"], hidden[move["pile"]] = (pile[0] if pile else None), pile[1:]
+            walk.move(move)
+        walk.close()
+
+
+def test_thieves_guild_every_decision_is_in_view(live_server, browser):
+    """Seeded games (RULES.md §3) at 4 and 9 players to the sudden end: buys, dice, sides,
+    robberies and cards played out of turn."""
+    base, _app = live_server
+    for count, seed in ((4, 16), (9, 14)):
+        walk = Walk(base, browser, "thieves_guild")
+        names = thieves_guild_random.names(count)
+        walk.create({"game": "thieves_guild", "players": names, "card_costs": [1, 2, 3, 4]})
+        rng = random.Random(seed)
+        while walk.table["state"]["phase"] != "game_over":
+            walk.move(thieves_guild_random.random_move(walk.table["state"], rng))
+        walk.close()
+
+
+def test_the_biggest_tables_keep_every_decision_in_view(live_server, browser):
+    """The most players each game seats (RULES.md §1, §2, §5): Razzia's first round with five,
+    For Sale's first buying round and first sale with six, Klub's first round with five."""
+    base, _app = live_server
+    names = LONG_NAMES
+    walk = Walk(base, browser, "razzia")
+    walk.create({"game": "razzia", "players": names[:5]})
+    rng = random.Random(5)
+    while walk.table["state"]["phase"] not in ("round_end", "game_over"):
+        walk.move(razzia_random.random_move(walk.table["state"], rng))
+    walk.close()
+
+    walk = Walk(base, browser, "for_sale")
+    walk.create({"game": "for_sale", "players": names})
+    rng = random.Random(6)
+    while walk.table["state"]["phase"] != "game_over":
+        phase = walk.table["state"]["phase"]
+        # The first buying round in full, then over the auctions to the first sale.
+        walk.looking = walk.moves < 16 or phase in ("selling", "reveal")
+        if phase == "reveal":
+            walk.lock_in()
+            walk.move(for_sale_move(walk.table["state"], rng))
+            break
+        walk.move(for_sale_move(walk.table["state"], rng))
+    walk.close()
+
+    walk = Walk(base, browser, "prodigals_club")
+    walk.create({"game": "prodigals_club", **club_setup(tuple(names[:5]))})
+    rng = random.Random(5)
+    while walk.table["state"].get("round", 1) == 1 and walk.table["state"]["phase"] != "game_over":
+        walk.move(prodigals_random.random_move(walk.table["state"], rng))
     walk.close()
 
 
