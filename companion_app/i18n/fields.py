@@ -29,6 +29,7 @@ TOP_FIELDS = {
     "hyde_park": _l("Hyde Park"),
     "society_tokens": _l("Society: chart values under the 4 tokens at the start"),
     "society_range": _l("Society: the chart’s lowest and highest score (optional)"),
+    "society_chart": _l("Society chart (optional): the value of every space"),
     "competitions": _l("Competitions"),
     "players": _l("Players"),
     "round": _l("Round"),

@@ -91,14 +91,12 @@ def apply_token_step(state: dict, seat: int, move: dict) -> dict | None:
 def _token(value: object) -> int:
     """A token by its index, 0 to 3 (the player sees 1 to 4)."""
     if not (is_int(value) and 0 <= value < SOCIETY_TOKENS):
-        raise IllegalMove(N_("token: choose token 1, 2, 3 or 4."))
+        raise IllegalMove(N_("Choose which token moves: 1, 2, 3 or 4."))
     return value
 
 
 def _direction(value: object) -> str:
     """Up or down."""
     if value not in chart.DIRECTIONS:
-        raise IllegalMove(
-            N_("direction: a token moves up or down, not {value}."), value=repr(value)
-        )
+        raise IllegalMove(N_("A token moves up or down, not {value}."), value=repr(value))
     return value

@@ -55,6 +55,8 @@ def test_society_chart_refusals_all_show_next_to_the_chart(client):
     assert len(messages) == 3, messages
     assert any("column 2, space 1" in text for text in messages)
     assert any("column 4 needs 2 to 12 spaces, not 0" in text for text in messages)
+    # In the player's words: the form's label, never the key.
+    assert all(text.startswith("Society chart (optional)") for text in messages), messages
 
 
 def test_society_starting_tokens_must_be_spaces_of_their_column(client):
