@@ -11,6 +11,7 @@ table), so the walk checks the layout of every position without depending on how
 is filled in. Screenshots of the first position of every phase land in test-artifacts/.
 """
 
+import collections
 import random
 
 import pytest
@@ -111,7 +112,7 @@ class Walk:
         self.seen: set = set()
         self.findings: list[str] = []
         self.deepest: dict = {}
-        self.scrolled = 0
+        self.scrolled: collections.Counter = collections.Counter()
         for lang in LANGUAGES:
             page = browser.new_page(viewport=SIZES[0])
             page.goto(base + "/")
@@ -176,9 +177,10 @@ class Walk:
             f"{self.game} {len(self.table['state']['players'])}p v{self.table['version']} {where}"
         )
         self.findings += [f"{where}: {problem}" for problem in seen["problems"]]
-        self.scrolled += seen["scrollY"] > 0
         key = where.rsplit(" ", 2)[-2:]
         key = (key[0], key[1], self.table["state"]["phase"])
+        if seen["scrollY"] > 0:
+            self.scrolled[" ".join(key[::-1])] += 1
         self.deepest[key] = max(self.deepest.get(key, 0), seen["bottom"])
 
     def close(self) -> None:
@@ -186,7 +188,8 @@ class Walk:
         for page in self.pages.values():
             page.close()
         lines = [f"{k}: lowest decision edge {v}px" for k, v in sorted(self.deepest.items())]
-        lines.append(f"positions the page scrolled itself to show: {self.scrolled}")
+        total = sum(self.scrolled.values())
+        lines.append(f"positions the page scrolled itself to show: {total} {dict(self.scrolled)}")
         print(f"\n{self.game}\n" + "\n".join(lines))
         problems = "\n".join(self.findings[:40])
         assert not self.findings, f"{len(self.findings)} problems:\n{problems}"
