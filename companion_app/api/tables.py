@@ -160,8 +160,13 @@ def post_move(table_id: str) -> dict:
 
 
 def every_refusal(refused: RuleError) -> dict:
-    """A refusal with several parts: the first as "error", every sentence in "errors"."""
-    return {"error": str(refused), "errors": [str(each) for each in (refused, *refused.others)]}
+    """A refusal with several parts as the one API error shape: every sentence in "error"."""
+    return {"error": " ".join(_sentence(str(each)) for each in (refused, *refused.others))}
+
+
+def _sentence(text: str) -> str:
+    """The text ending in a full stop, so joined refusals read as separate sentences."""
+    return text if text.endswith((".", "!", "?")) else f"{text}."
 
 
 @bp.post("/tables/<table_id>/undo")

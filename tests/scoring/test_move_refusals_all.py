@@ -278,7 +278,7 @@ def test_rules_3_a_card_names_its_name_payer_and_amount_together():
         "from: the gold comes from one of the players, seat 0 to 3.",
         "A gold effect moves a whole number of gold, 1 or more.",
     ]
-    assert fields(refusals) == [None, "from", "gold"]
+    assert fields(refusals) == ["card", "from", "gold"]
     move = {"type": "card", "seat": 7, "card": "Alarm", "transfers": [{"from": 2, "to": 2}]}
     refusals = every_refusal(thieves_guild, state, move)
     assert fields(refusals) == ["seat", "to", "gold"]

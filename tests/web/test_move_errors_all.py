@@ -2,7 +2,7 @@
 
 A move refused for several parts shows every sentence in its panel, in the player's words,
 marks every field named, keeps what was entered, and changes nothing; the API answers the
-first as "error" (as before) and all of them as "errors".
+first sentence first, all of them in its one "error" string.
 """
 
 import re
@@ -83,9 +83,9 @@ def test_rules_1_a_deal_by_hand_with_two_wrong_seats_names_them_all(client, page
     assert all(marked(page, f"set-{seat}") for seat in range(4))
 
 
-def test_the_api_answers_every_refusal_of_a_move_in_errors(client):
-    """POST /api/tables/<id>/moves: several refusals are "errors", the first stays "error";
-    a single refusal keeps the one-key answer; nothing changes either way."""
+def test_the_api_answers_every_refusal_of_a_move_in_its_error(client):
+    """POST /api/tables/<id>/moves: several refusals are all in the one "error" string, first
+    first, in the one API error shape; nothing changes either way."""
     created = client.post("/api/tables", json={"game": "for_sale", "players": ["A", "B", "C"]})
     table = created.get_json()
     moves = f"/api/tables/{table['id']}/moves"
@@ -95,11 +95,8 @@ def test_the_api_answers_every_refusal_of_a_move_in_errors(client):
     answer = client.post(moves, json={"version": version, "move": bad})
     assert answer.status_code == 400
     assert answer.get_json() == {
-        "error": "There is no house 0; houses are 1 to 30.",
-        "errors": [
-            "There is no house 0; houses are 1 to 30.",
-            "There is no house 31; houses are 1 to 30.",
-        ],
+        "error": "There is no house 0; houses are 1 to 30. "
+        "There is no house 31; houses are 1 to 30."
     }
     one = client.post(moves, json={"version": version, "move": {**bad, "houses": [0, 4, 5]}})
     assert one.status_code == 400

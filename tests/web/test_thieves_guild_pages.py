@@ -118,11 +118,13 @@ def test_setup_shows_every_refusal_at_once_in_czech(client):
     ]
 
 
-def test_the_api_answers_a_setup_with_several_refusals_with_the_first(client):
+def test_the_api_answers_a_setup_with_several_refusals_first_things_first(client):
+    """Every sentence in the one "error", the player count first."""
     body = {"game": "thieves_guild", "players": names(2), "card_costs": [2, 2]}
     refused = client.post("/api/tables", json=body)
     assert refused.status_code == 400
-    assert refused.get_json()["error"] == "Cech zlodějů is played by 3 to 9 players, not 2."
+    error = refused.get_json()["error"]
+    assert error.startswith("Cech zlodějů is played by 3 to 9 players, not 2. ")
 
 
 def test_a_turn_through_the_forms_names_the_victim_before_the_robbery(guild):
@@ -198,6 +200,37 @@ def test_a_card_taking_more_gold_than_the_player_has_is_refused_next_to_the_card
     )
     assert 'data-error="card"' in page and "Jana has only 13 gold; the card cannot take 30." in page
     assert guild.state() == before
+
+
+def test_a_card_with_two_wrong_parts_shows_both_keeps_the_entry_and_marks_them(guild):
+    """Issue 14 items 2-3, RULES.md §3 "Cards": a card with no name whose gold effect gives to
+    its own payer shows both refusals in the card panel, marks the card and "To" fields, and
+    draws the panel again open with the payer, payee and typed gold as they were entered."""
+    guild.create(4)
+    guild.post({"type": "start", "seat": "0"})
+    guild.post({"type": "loot", "roll": "2"})
+    before = guild.state()
+    page = guild.post(
+        {"type": "card", "seat": "1", "card_typed": " ", "from": "2", "to": "2", "gold_typed": "3"}
+    )
+    shown = re.findall(r'data-error="card">(.*?)</p>', page, re.S)
+    assert [text.strip() for text in shown] == [
+        "Name the card played, as printed on it.",
+        "A gold effect moves gold to another player or to the bank.",
+    ]
+    assert guild.state() == before
+    panel = page[page.index('data-testid="card-panel"') - 200 :]
+    assert re.search(r'<details[^>]*data-testid="card-panel"[^>]*open', page)
+    for testid in ("seat-1", "from-2", "to-2"):
+        assert re.search(rf'data-testid="{testid}" checked', panel), testid
+    assert re.search(r'data-testid="gold-typed" value="3"', panel)
+    assert re.search(r'data-testid="card-typed" value=" "[^>]*aria-invalid="true"', panel)
+    to_group = re.search(
+        r'<div class="chips" role="group"( aria-invalid="true")?>\s*'
+        r'<label class="chip"><input type="radio" name="to"',
+        panel,
+    )
+    assert to_group and to_group.group(1)
 
 
 def test_five_players_offer_no_six_for_the_target_and_refuse_one(guild):
