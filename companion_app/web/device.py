@@ -118,6 +118,8 @@ def device_panel(table_id: str) -> dict:
         "seats": seats,
         "arm_seats": armed,
         "arm_choosing": choosing,
+        # The seats are the table's next decision until everyone choosing has locked in.
+        "seats_decide": choosing and not (body["reveal"] or {}).get("revealed"),
         "followed": device_feed.followed_table()["table"] == table_id,
         "badge": badge,
         "simulator": status.get("simulator"),  # which engine runs a simulated box, if one does

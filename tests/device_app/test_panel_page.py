@@ -12,12 +12,14 @@ INCLUDE_WITH_TABLE = '{% include "device/_panel.html" %}'
 
 
 def test_the_box_page_shows_the_strip_and_a_button_per_seat(client, device):
-    """18 LEDs coloured from the firmware frame, one button per player with the name."""
+    """18 LEDs coloured from the firmware frame, one button per player: its number in its
+    LED, then the name."""
     table = device.police(device.dealt(), 2)
     page = client.get(f"/tables/{table['id']}/box").get_data(as_text=True)
     assert page.count('class="led" data-pixel=') == 18
     for seat, name in enumerate(["Ann", "Bob", "Cid", "Dee"]):
-        assert re.search(rf'data-testid="seat-{seat}".*?{seat + 1} · {name}', page, re.S)
+        number = rf'class="led-number">{seat + 1}</span>'
+        assert re.search(rf'data-testid="seat-{seat}".*?{number}.*?>{name}<', page, re.S)
     assert 'data-testid="seat-4"' not in page
     frame = device.frame(table["id"])[1]
     first_police = led_css(frame["pixels"][0], frame["cap"])
