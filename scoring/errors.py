@@ -44,6 +44,17 @@ def collect(refusals: list[RuleError], check: Callable[..., T], *args: object) -
         return None
 
 
+def collect_at(
+    refusals: list[RuleError], field: str, check: Callable[..., T], *args: object
+) -> T | None:
+    """`collect`, each refusal marked as about the form field `field`."""
+    found = len(refusals)
+    result = collect(refusals, check, *args)
+    for refused in refusals[found:]:
+        at_field(refused, field)
+    return result
+
+
 def at_field(refused: RuleError, field: str) -> RuleError:
     """The refusal marked with the form field it is about (the page marks that field)."""
     refused.field = field

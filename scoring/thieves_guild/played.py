@@ -8,7 +8,7 @@ enters what the card did: gold from a player to another or to the bank, a die ch
 
 from scoring import names as names_rule
 from scoring.common import only_known_fields
-from scoring.errors import N_, IllegalMove, at_field, collect, raise_all
+from scoring.errors import N_, IllegalMove, at_field, collect, collect_at, raise_all
 from scoring.thieves_guild import seats, turn
 
 BANK = "bank"
@@ -26,12 +26,12 @@ def play_card(state: dict, move: dict, log: list) -> None:
     turn.require_phase(state, *turn.CARD_PHASES)
     refusals: list = []
     seat = collect(refusals, _card_holder, state, move.get("seat"))
-    name = collect(refusals, _card_field, move.get("card"))
+    name = collect_at(refusals, "card", card_name, move.get("card"))
     entries = collect(refusals, _transfers, move.get("transfers", [])) or []
     moved = [collect(refusals, _transfer, state, entry) for entry in entries]
     event: dict = {"event": "card", "seat": seat, "card": name, "transfers": moved}
     if "roll" in move:
-        event["roll"] = collect(refusals, _roll_field, state, move["roll"])
+        event["roll"] = collect_at(refusals, "new_roll", _change_roll, state, move["roll"])
     if "jail" in move:
         event["jail"] = collect(refusals, _jail, state, move["jail"])
     if "black_peter" in move and seat is not None:
@@ -54,14 +54,6 @@ def _card_holder(state: dict, seat: object) -> int:
     if player["cards"] < 1:
         raise IllegalMove(N_("{name} has no card in hand to play."), name=player["name"])
     return seat
-
-
-def _card_field(text: object) -> str:
-    """The card's name from the move, a refusal marking the card field."""
-    try:
-        return card_name(text)
-    except IllegalMove as refused:
-        raise at_field(refused, "card") from None
 
 
 def card_name(text: object) -> str:
@@ -136,14 +128,6 @@ def _transfer(state: dict, entry: dict) -> dict:
 def _effect_seat(state: dict, seat: object, field: str) -> int:
     """The player who pays (`from`) or gets (`to`) a gold effect, validated."""
     return turn.seat_of(state, seat, field)
-
-
-def _roll_field(state: dict, roll: object) -> dict:
-    """ "Špatná informace" applied, a refusal marking the new roll's field."""
-    try:
-        return _change_roll(state, roll)
-    except IllegalMove as refused:
-        raise at_field(refused, "new_roll") from None
 
 
 def _change_roll(state: dict, roll: object) -> dict:

@@ -190,11 +190,16 @@ def test_bad_moves_are_refused_on_the_page_and_nothing_changes(guild, fields, me
     assert message in page and guild.state() == before
 
 
-def test_a_card_taking_more_gold_than_the_player_has_is_refused_next_to_the_card_form(guild):
+def looted(guild) -> dict:
+    """A 4-player table where Eva, starting, has rolled 2 for the loot: the state before a card."""
     guild.create(4)
     guild.post({"type": "start", "seat": "0"})
     guild.post({"type": "loot", "roll": "2"})
-    before = guild.state()
+    return guild.state()
+
+
+def test_a_card_taking_more_gold_than_the_player_has_is_refused_next_to_the_card_form(guild):
+    before = looted(guild)
     page = guild.post(
         {"type": "card", "seat": "1", "card": "Drzost", "from": "2", "to": "1", "gold_typed": "30"}
     )
@@ -206,10 +211,7 @@ def test_a_card_with_two_wrong_parts_shows_both_keeps_the_entry_and_marks_them(g
     """Issue 14 items 2-3, RULES.md §3 "Cards": a card with no name whose gold effect gives to
     its own payer shows both refusals in the card panel, marks the card and "To" fields, and
     draws the panel again open with the payer, payee and typed gold as they were entered."""
-    guild.create(4)
-    guild.post({"type": "start", "seat": "0"})
-    guild.post({"type": "loot", "roll": "2"})
-    before = guild.state()
+    before = looted(guild)
     page = guild.post(
         {"type": "card", "seat": "1", "card_typed": " ", "from": "2", "to": "2", "gold_typed": "3"}
     )
