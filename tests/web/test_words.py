@@ -420,7 +420,7 @@ def test_klub_history_prints_negative_cash_as_minus_pounds(app, lang, expected):
     """A cash entry below zero reads "−£2" in the move log, never "£-2"."""
     from flask_babel import force_locale
 
-    from companion_app.games.prodigals_club_text import describe
+    from companion_app.games.prodigals_club.text import describe
 
     move = {"type": "property", "seat": 0, "action": "set_cash", "cash": -2}
     with app.test_request_context(), force_locale(lang):

@@ -10,9 +10,11 @@ from flask import has_request_context, request
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
-from companion_app.games import prodigals_club_chart, prodigals_club_score, prodigals_club_text
 from companion_app.games.forms import GENERAL_AREA, whole_number
-from companion_app.games.prodigals_club_text import notice_text, tile_text
+from companion_app.games.prodigals_club import chart as chart_form
+from companion_app.games.prodigals_club import score as calculator
+from companion_app.games.prodigals_club import text as words
+from companion_app.games.prodigals_club.text import notice_text, tile_text
 from companion_app.store import get_store
 from scoring.prodigals_club import board
 from scoring.prodigals_club.board import GAME, HYDE_PARK_PLACES, ROUNDS, SOCIETY_TOKENS
@@ -38,10 +40,10 @@ PHASES = {
     "game_over": _l("Game over"),
 }
 #: History lines for moves (docs/game-views.md `describe`), kept with the other wording.
-describe = prodigals_club_text.describe
+describe = words.describe
 SCORE_ENDPOINT = "score_prodigals_club"
 ROUTES = [
-    ("/score/prodigals_club", SCORE_ENDPOINT, prodigals_club_score.score_form, ["GET", "POST"])
+    ("/score/prodigals_club", SCORE_ENDPOINT, calculator.score_form, ["GET", "POST"])
 ]
 #: Board-value fields of the setup form (single numbers).
 BOARD_FIELDS = ("messengers", "money", "districts", "district", "votes")
@@ -156,8 +158,8 @@ def setup_context() -> dict:
     remembered = remembered_fields(setups.get(count, {}) if count else {})
     return {
         # The chart is the same printed board at any player count: always pre-filled.
-        "remembered": {**prodigals_club_chart.remembered_chart(), **remembered},
-        **prodigals_club_chart.setup_grid(),
+        "remembered": {**chart_form.remembered_chart(), **remembered},
+        **chart_form.setup_grid(),
         "prefill_counts": sorted(setups),
         "prefill_count": count,
         "competition_labels": CATEGORY_LABELS,
@@ -186,7 +188,7 @@ def parse_setup(form: MultiDict) -> dict:
         whole_number(form.get(f"token{index}", "").strip()) for index in range(SOCIETY_TOKENS)
     ]
     entered["society_range"] = _optional_range(form)
-    entered["society_chart"] = prodigals_club_chart.parse_chart(form)
+    entered["society_chart"] = chart_form.parse_chart(form)
     return {
         "players": [name for name in form.getlist("player") if name.strip()],
         "competitions": form.getlist("competition"),
@@ -218,7 +220,7 @@ def context(state: dict) -> dict:
         "hyde_park_table": state["board"].get("hyde_park"),
         "tile_text": tile_text,
         "picked": picked_seat(state),
-        "token_rows": prodigals_club_chart.token_rows(state),
+        "token_rows": chart_form.token_rows(state),
     }
 
 
@@ -317,7 +319,7 @@ def parse_move(form: MultiDict) -> dict:
         move["seat"] = whole_number(form["seat"])
     if kind == "step":
         step = form.get("step", "")
-        known = STEPS.get(step) or prodigals_club_chart.token_step(step) or {"type": "step"}
+        known = STEPS.get(step) or chart_form.token_step(step) or {"type": "step"}
         return {**known, "seat": move.get("seat")}
     if kind == "order" and form.get("how") == "by_hand":
         move["order"] = _order(form)

@@ -8,9 +8,9 @@ from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
-from companion_app.games import razzia_score
 from companion_app.games.forms import GENERAL_AREA, whole_number
-from companion_app.games.razzia_text import deal_steps, round_end_steps, turn_banner
+from companion_app.games.razzia import score as calculator
+from companion_app.games.razzia.text import deal_steps, round_end_steps, turn_banner
 from companion_app.i18n import labels, money
 from scoring.razzia import cards
 
@@ -19,9 +19,9 @@ TITLE = _l("Razzia!")
 MIN_PLAYERS, MAX_PLAYERS = cards.MIN_PLAYERS, cards.MAX_PLAYERS
 CATEGORY_LABELS = labels.CATEGORIES
 SCORE_ENDPOINT = "score_razzia"
-#: The head's banner and the round-end steps, worded with the other texts (razzia_text).
+#: The head's banner and the round-end steps, worded with the other texts (text.py).
 __all__ = ["deal_steps", "round_end_steps", "turn_banner"]
-ROUTES = [("/score/razzia", SCORE_ENDPOINT, razzia_score.score_form, ["GET", "POST"])]
+ROUTES = [("/score/razzia", SCORE_ENDPOINT, calculator.score_form, ["GET", "POST"])]
 
 #: Which panel of the table page shows the refusal of each kind of move.
 AREAS = {

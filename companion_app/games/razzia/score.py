@@ -105,7 +105,7 @@ def score_form():
     """Show the calculator; on POST score the typed sheet or show why it is refused."""
     form, result, error = score_posted(build_sheet, _refusal)
     return render_template(
-        "score.html",
+        "razzia/score.html",
         form=form,
         result=result,
         error=error,

@@ -4,21 +4,18 @@ Nothing here decides what is legal; `actions(state)` does that. These helpers on
 what the state already says for the templates in `templates/for_sale/`.
 """
 
-import re
-
-from flask import render_template
 from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
-from companion_app.games import sheet_paths
-from companion_app.games.for_sale_text import bid_banner, setup_steps
-from companion_app.games.forms import GENERAL_AREA, score_posted, whole_number
-from companion_app.i18n import money, translate_error, translate_refusal
-from scoring.errors import InvalidSheet
+from companion_app.games.for_sale import score as calculator
+from companion_app.games.for_sale.text import bid_banner, setup_steps
+from companion_app.games.forms import GENERAL_AREA, whole_number
+from companion_app.i18n import money
 from scoring.for_sale import buying, cards, queries
 from scoring.for_sale import selling as selling_rules
 from scoring.for_sale.results import results
+from scoring.for_sale.selling import HOUSE_FIELD
 
 GAME = "for_sale"
 TITLE = _l("For Sale")
@@ -26,10 +23,11 @@ MIN_PLAYERS, MAX_PLAYERS = cards.MIN_PLAYERS, cards.MAX_PLAYERS
 CATEGORY_LABELS = {"checks": _l("Checks"), "coins": _l("Coins")}
 #: The box's pixel groups in For Sale (docs/games/for_sale.md): progress and phase.
 LED_LABELS = {"police": _l("Progress through the phase"), "round": _l("Phase: buying, selling")}
-SCORE_ENDPOINT = "score_for_sale"
+SCORE_ENDPOINT = calculator.ENDPOINT
+ROUTES = calculator.ROUTES
 #: The sale's lock-ins are part of the decision: the table page puts the box beside the controls.
 BOX_BESIDE_CHOICE = True
-#: The bidding banner and the setup steps, worded with the other texts (for_sale_text).
+#: The bidding banner and the setup steps, worded with the other texts (text.py).
 __all__ = ["bid_banner", "setup_steps"]
 
 PHASES = {
@@ -57,8 +55,6 @@ PHASE_AREAS = {
     "reveal": ("sell",),
     "game_over": (),
 }
-#: The field of a seat's revealed house on the sale form.
-HOUSE_FIELD = "house{seat}"
 
 
 def phase_label(phase: str) -> str:
@@ -215,57 +211,3 @@ def describe(move: dict | None, names: list[str]) -> str:
         )
         return gettext("Houses revealed: %(sold)s", sold=sold)
     return str(kind)
-
-
-# -- the score-sheet calculator (SCORESHEETS.md "For Sale") ---------------------------------
-
-CHECK_SEPARATORS = re.compile(r"[\s,;]+")
-
-
-def _checks_typed(text: str) -> list:
-    """Checks typed as '15000 0 7000' (commas or spaces); non-numbers stay for the refusal."""
-    return [whole_number(part) for part in CHECK_SEPARATORS.split(text.strip()) if part]
-
-
-def build_sheet(form: MultiDict) -> tuple[dict, list[int]]:
-    """The sheet typed into the form, and the form column of each sheet player."""
-    players, columns = [], []
-    for column in range(cards.MAX_PLAYERS):
-        name = form.get(f"p{column}.name", "").strip()
-        coins = form.get(f"p{column}.coins", "").strip()
-        checks = form.get(f"p{column}.checks", "")
-        if not (name or coins or checks.strip()):
-            continue
-        entry: dict = {"name": name, "checks": _checks_typed(checks)}
-        if coins:
-            entry["coins"] = whole_number(coins)
-        players.append(entry)
-        columns.append(column)
-    return {"game": GAME, "players": players}, columns
-
-
-def _refusal(_form: MultiDict, refused: InvalidSheet, columns: list[int]) -> dict:
-    """Which form field the refusal belongs to and its sentence without the JSON path."""
-    message = translate_error(refused)
-    found = sheet_paths.player_field(str(refused), columns)
-    # "players[2].checks[1]: ..." belongs to column 2's checks; anything else to the sheet.
-    field = f"p{found[0]}.{found[1].split('.')[0]}" if found and found[1] else "sheet"
-    names = [_form.get(f"p{column}.name", "").strip() for column in columns]
-    short = sheet_paths.without_path(message)
-    return {"field": field, "short": short, "message": translate_refusal(refused, names)}
-
-
-def score_form():
-    """The For Sale calculator: type checks and coins, get money, ranks and winners."""
-    form, result, error = score_posted(build_sheet, _refusal)
-    page = render_template(
-        "for_sale/score.html",
-        form=form,
-        result=result,
-        error=error,
-        columns=range(cards.MAX_PLAYERS),
-    )
-    return page, (400 if error else 200)
-
-
-ROUTES = [("/score/for_sale", SCORE_ENDPOINT, score_form, ["GET", "POST"])]

@@ -7,13 +7,11 @@ form fields into moves and arrange the state for `templates/adel_verpflichtet/`.
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
-from companion_app.games import (
-    adel_verpflichtet_score,
-    adel_verpflichtet_setup,
-    adel_verpflichtet_text,
-)
-from companion_app.games.adel_verpflichtet_setup import catalogue, read_card
-from companion_app.games.adel_verpflichtet_text import action_text, card_text, place_text, step_text
+from companion_app.games.adel_verpflichtet import score as calculator
+from companion_app.games.adel_verpflichtet import setup as setup_form
+from companion_app.games.adel_verpflichtet import text as words
+from companion_app.games.adel_verpflichtet.setup import catalogue, read_card
+from companion_app.games.adel_verpflichtet.text import action_text, card_text, place_text, step_text
 from companion_app.games.forms import GENERAL_AREA, whole_number
 from scoring.adel_verpflichtet import cards, ending, moves, queries, resolve
 from scoring.adel_verpflichtet.results import results
@@ -33,8 +31,8 @@ LED_LABELS = {
 }
 #: While everyone chooses in secret the box's seat buttons are part of the decision.
 BOX_BESIDE_CHOICE = True
-SCORE_ENDPOINT = adel_verpflichtet_score.ENDPOINT
-ROUTES = adel_verpflichtet_score.ROUTES
+SCORE_ENDPOINT = calculator.ENDPOINT
+ROUTES = calculator.ROUTES
 PHASES = {
     "location": _l("Location"),
     "action": _l("Action card"),
@@ -48,10 +46,10 @@ PHASES = {
 }
 #: Which panel shows the refusal of each kind of move: the panel of its phase.
 AREAS = moves.PHASE_OF_MOVE
-describe = adel_verpflichtet_text.describe
-setup_context = adel_verpflichtet_setup.setup_context
-parse_setup = adel_verpflichtet_setup.parse_setup
-setup_error_area = adel_verpflichtet_setup.setup_error_area
+describe = words.describe
+setup_context = setup_form.setup_context
+parse_setup = setup_form.parse_setup
+setup_error_area = setup_form.setup_error_area
 
 
 def phase_label(phase: str) -> str:
@@ -100,7 +98,7 @@ def context(state: dict) -> dict:
         "phase_label": phase_label(state["phase"]),
         "av": options,
         "av_steps": steps,
-        "av_coming": adel_verpflichtet_text.coming_up(state, names),
+        "av_coming": words.coming_up(state, names),
         "av_final": final,
         "av_ranking": sorted(final["players"], key=lambda r: (r["rank"], r["seat"]))
         if final
@@ -116,7 +114,7 @@ def context(state: dict) -> dict:
         "av_ranks": [row["rank"] for row in queries.live_standings(state)],
         "encode": encode,
         "card_text": card_text,
-        "cards_text": adel_verpflichtet_text.cards_text,
+        "cards_text": words.cards_text,
         "action_text": action_text,
         "place_text": place_text,
         "proposals": _proposals(state),

@@ -7,8 +7,9 @@ fields into moves and arrange the state for `templates/thieves_guild/`.
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
-from companion_app.games import thieves_guild_score, thieves_guild_text
 from companion_app.games.forms import GENERAL_AREA, whole_number
+from companion_app.games.thieves_guild import score as calculator
+from companion_app.games.thieves_guild import text as words
 from companion_app.i18n import translate_error
 from companion_app.store import get_store
 from scoring.errors import IllegalMove
@@ -29,10 +30,10 @@ MIN_PLAYERS, MAX_PLAYERS = MIN_PLAYERS, MAX_PLAYERS
 CATEGORY_LABELS = {"gold": _l("Gold")}
 #: The box's pixel groups in this game (docs/games/thieves_guild.md "The box").
 LED_LABELS = {"police": _l("Loot roll"), "round": _l("Step of the turn")}
-SCORE_ENDPOINT = thieves_guild_score.ENDPOINT
-ROUTES = thieves_guild_score.ROUTES
+SCORE_ENDPOINT = calculator.ENDPOINT
+ROUTES = calculator.ROUTES
 #: History lines for moves (docs/game-views.md `describe`), kept with the other wording.
-describe = thieves_guild_text.describe
+describe = words.describe
 #: Card names from the Czech rulebook, offered as one-tap chips (any other name is typed).
 KNOWN_CARDS = ("Špatná informace", "Černý Petr", "Alarm", "Trezor", "Drzost")
 #: Gold amounts offered as chips on the card form (more is typed).

@@ -1,0 +1,5 @@
+"""Cech zlodějů (Thieves' Guild) on the tablet: one module per part of its pages.
+
+`view` (the seam of docs/game-views.md), `score`, `text`;
+templates in `templates/thieves_guild/`.
+"""
