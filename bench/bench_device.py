@@ -22,12 +22,12 @@ import tty
 from pathlib import Path
 
 from companion_app import create_app
-from companion_app.device.appclient import AppClient
-from companion_app.device.bridge import Bridge
-from companion_app.device.detect import open_port
-from companion_app.device.link import Link
-from companion_app.device.simulator import Simulator
+from companion_app.bridge.appclient import AppClient
+from companion_app.bridge.detect import open_port
+from companion_app.bridge.driver import Bridge
+from companion_app.bridge.link import Link
 from companion_app.server.serve import Background
+from companion_app.simulator.box import Simulator
 from tests.device.liveapp import Razzia, wait_until
 
 REPO = Path(__file__).resolve().parents[1]

@@ -18,7 +18,8 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     config.init_app(app)
 
     from companion_app import api, i18n, store, web
-    from companion_app.server import errors, guard, live_pages, rights
+    from companion_app.server import errors, guard, rights
+    from companion_app.server.live import pages as live_pages
 
     store.init_app(app)
     i18n.init_app(app)

@@ -11,6 +11,11 @@ UNKNOWN_MOVE_FIELD = N_("Unknown field {field} in a move of type {what}; it take
 UNKNOWN_SETUP_FIELD = N_("Unknown setup field {field}; this game takes: {known}.")
 
 
+def is_int(value: object) -> bool:
+    """A whole number; booleans are not numbers here."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def player_names(names: object, low: int, high: int, wrong_count: str) -> list[str]:
     """Validated, clean names in seat order (scoring.names); `wrong_count`: the {count} message."""
     return names_rule.seat_names(names, low, high, wrong_count)

@@ -1,12 +1,16 @@
-"""Imports point down the house of docs/architecture.md, and no module imports itself back.
+"""Imports point down the house of docs/architecture.md, and nothing imports itself back.
 
 Every `import` and `from ... import` in `companion_app/` (at module level or inside a
 function) is read with `ast`, mapped to the room it lands in and checked against ALLOWED;
-`scoring/` and `firmware/` import nothing of the app. The checker is tested on made-up wrong
-imports too, so a broken checker cannot pass silently.
+`scoring/` and `firmware/` import nothing of the app. No module of the app, the rules, the
+firmware or the simulated board imports, through others, a module that imports it: the
+firmware and the simulated board's modules import each other flat (`import protocol`), as on
+the board, and are resolved that way. The checker is tested on made-up wrong imports too, so
+a broken checker cannot pass silently.
 """
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,23 +19,30 @@ ROOT = Path(__file__).resolve().parents[1]
 APP = "companion_app"
 
 #: The app's rooms and the rooms each may import (its own room always; `scoring` always).
-#: The factory (`companion_app/__init__.py`) and `cli` wire everything, so they may import all.
+#: The factory (`companion_app/__init__.py`) and the CLI (`cli/`) wire everything.
 ALLOWED = {
-    "web": {"games", "results", "device", "bridge", "server", "store", "i18n", "config"},
-    "api": {"device", "bridge", "server", "store", "i18n", "config"},
+    "web": {"games", "results", "device", "server", "store", "i18n", "config"},
+    "api": {"device", "server", "store", "i18n", "config"},
     "games": {"store", "i18n", "config"},
     "results": set(),
     "device": {"bridge", "store", "config"},
-    "bridge": {"config"},
+    "simulator": {"bridge"},
+    "bridge": set(),
     "server": {"store", "i18n", "config"},
     "store": {"config"},
     "i18n": {"config"},
     "config": set(),
 }
 WIRING = {"factory", "cli"}
-#: The box's app side reads the store; every other module of `device/` is the host side
-#: (link, bridge, simulator, ...), which talks to the app over HTTP only.
-APP_SIDE_DEVICE = {f"{APP}.device.feed", f"{APP}.device.frame"}
+#: Folders whose modules import by bare name, as MicroPython does, and where a bare name is
+#: looked up: the firmware finds its own modules (`machine` is the board's, built in); the
+#: simulated board's modules find their own, then the firmware's (both are on its path).
+FLAT_FOLDERS = {
+    "firmware": ("firmware",),
+    f"{APP}/simulator/board": (f"{APP}/simulator/board", "firmware"),
+}
+#: Every tree whose modules must not import in a circle.
+TREES = (APP, "scoring", "firmware")
 #: What the pure rules and the MicroPython firmware may never import.
 FOREIGN_TO_RULES = (APP, "flask", "flask_babel", "werkzeug", "uvicorn", "a2wsgi")
 
@@ -43,8 +54,6 @@ def room(module: str) -> str | None:
         return None
     if len(parts) == 1:
         return "factory"
-    if parts[1] == "device" and len(parts) > 2 and module not in APP_SIDE_DEVICE:
-        return "bridge"
     return parts[1]
 
 
@@ -63,9 +72,13 @@ def imported_modules(path: Path) -> list[tuple[int, str]]:
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            found.extend((node.lineno, alias.name) for alias in node.names)
+            for alias in node.names:
+                found.append((node.lineno, flat_module(alias.name, path) or alias.name))
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
+            if not node.level and flat_module(base, path):
+                found.append((node.lineno, flat_module(base, path)))
+                continue
             if node.level:  # relative: one dot is this package, each more dot one up
                 parts = package.split(".")
                 parts = parts[: len(parts) - node.level + 1]
@@ -74,6 +87,17 @@ def imported_modules(path: Path) -> list[tuple[int, str]]:
                 candidate = f"{base}.{alias.name}"
                 found.append((node.lineno, candidate if is_module(candidate) else base))
     return found
+
+
+def flat_module(name: str, path: Path) -> str | None:
+    """The module a bare `import name` in a file of the firmware or the simulated board
+    lands in (None for a module of MicroPython's own, or a file not in such a folder)."""
+    for folder, search in FLAT_FOLDERS.items():
+        if path.parent == ROOT / folder:
+            for place in search:
+                if (ROOT / place / f"{name}.py").is_file():
+                    return module_name(ROOT / place / f"{name}.py")
+    return None
 
 
 def is_module(dotted: str) -> bool:
@@ -145,10 +169,10 @@ def test_every_room_of_the_app_is_known():
     assert rooms <= set(ALLOWED) | WIRING, sorted(rooms - set(ALLOWED) - WIRING)
 
 
-def test_the_top_level_holds_only_packages_the_factory_cli_and_config():
-    """companion_app/ has packages plus __init__.py (the factory), cli.py and config.py."""
+def test_the_top_level_holds_only_packages_the_factory_and_config():
+    """companion_app/ has packages (cli/ among them), __init__.py (the factory) and config.py."""
     modules = {path.name for path in (ROOT / APP).glob("*.py")}
-    assert modules == {"__init__.py", "cli.py", "config.py"}
+    assert modules == {"__init__.py", "config.py"}
 
 
 def test_app_imports_point_down():
@@ -156,10 +180,31 @@ def test_app_imports_point_down():
     assert violations(edges_of(APP)) == []
 
 
-def test_app_has_no_import_circles():
-    """No module of the app imports, through others, the module that imports it."""
-    inside = [edge for edge in edges_of(APP) if edge[2].startswith(APP)]
-    assert cycles(inside) == []
+def test_no_import_circle_at_any_depth():
+    """No module of the app, the rules, the firmware or the simulated board imports, through
+    others, a module that imports it (inside one package or across packages)."""
+    edges = [edge for tree in TREES for edge in edges_of(tree)]
+    known = {module for module, _, _ in edges}
+    assert cycles([edge for edge in edges if edge[2] in known]) == []
+
+
+def test_flat_imports_resolve_to_the_firmware_and_the_board():
+    """`import protocol` in the firmware and `import simhost` on the board are edges too."""
+    edges = edges_of("firmware") + edges_of(f"{APP}/simulator/board")
+    assert ("firmware.box", "firmware.protocol") in {(a, b) for a, _, b in edges}
+    board = f"{APP}.simulator.board"
+    assert (f"{board}.machine", f"{board}.simhost") in {(a, b) for a, _, b in edges}
+
+
+def test_every_process_has_its_own_folder():
+    """The server's view of the box, the bridge and the simulator never import the pages,
+    the API or the store from the bridge's side: the bridge talks to the app over HTTP."""
+    bridge_side = [
+        f"{importer}:{line} imports {imported}"
+        for importer, line, imported in edges_of(f"{APP}/bridge") + edges_of(f"{APP}/simulator")
+        if room(imported) not in (None, "bridge", "simulator")
+    ]
+    assert bridge_side == []
 
 
 @pytest.mark.parametrize("folder", ["scoring", "firmware"])
@@ -178,7 +223,8 @@ def test_rules_and_firmware_import_nothing_of_the_app(folder):
     [
         (f"{APP}.store.tables", f"{APP}.web.pages"),  # the store reaching up to the pages
         (f"{APP}.games.razzia", f"{APP}.web.score"),  # a game view reaching into web
-        (f"{APP}.device.link", f"{APP}.store.tables"),  # the bridge reading the database
+        (f"{APP}.bridge.link", f"{APP}.store.tables"),  # the bridge reading the database
+        (f"{APP}.bridge.driver", f"{APP}.simulator.box"),  # the bridge starting a simulator
         (f"{APP}.results.qr", f"{APP}.store"),  # results are pure
         (f"{APP}.i18n", f"{APP}.api.tables"),
     ],
@@ -205,3 +251,22 @@ def test_the_checker_finds_a_circle():
     """Two modules that import each other (the old store <-> reveal) are one circle."""
     edges = [("a.store", 1, "a.reveal"), ("a.reveal", 2, "a.store"), ("a.web", 1, "a.store")]
     assert cycles(edges) == [["a.reveal", "a.store"]]
+
+
+def test_the_checker_finds_a_circle_deep_inside_a_package():
+    """The old Klub board <-> chart circle, two levels down in scoring, and a longer one."""
+    club = "scoring.prodigals_club"
+    edges = [(f"{club}.board", 1, f"{club}.chart"), (f"{club}.chart", 5, f"{club}.board")]
+    assert cycles(edges) == [[f"{club}.board", f"{club}.chart"]]
+    ring = [("x.a.b", 1, "x.a.c"), ("x.a.c", 1, "x.d"), ("x.d", 1, "x.a.b")]
+    assert cycles(ring) == [["x.a.b", "x.a.c", "x.d"]]
+
+
+def test_the_checker_reads_flat_board_imports_into_a_circle(tmp_path, monkeypatch):
+    """The old simulated board: machine imports simhost, simhost imports machine back."""
+    board = tmp_path / "firmware"
+    board.mkdir()
+    (board / "machine.py").write_text("import simhost\n")
+    (board / "simhost.py").write_text("def press():\n    import machine\n")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    assert cycles(edges_of("firmware")) == [["firmware.machine", "firmware.simhost"]]

@@ -1,10 +1,8 @@
-"""The table box: what the app shows it (feed, frame, status) and the host side that drives it.
+"""The table box as the app's server process sees it: what the box shows and how it is doing.
 
-App side, imported by the API and the pages: `feed` (the device view and the followed table),
-`frame` (the panel's pixels, from the firmware's renderer) and `status` (the bridge's report);
-these may import `store` and `scoring`. Host side: `link`, `detect`, `bridge`, `follow`,
-`simulator`, `embed` and friends speak docs/protocol.md with the firmware and only the app's
-public HTTP API (docs/device-api.md) with the app, so the bridge runs in `companion serve`
-(a thread) or as its own process (`companion device run`) on another machine at the table;
-they import nothing of the app but `device.status` (docs/architecture.md).
+`feed` (the device view of a table and which table the box follows), `frame` (the on-screen
+panel's pixels, from the firmware's own renderer) and `status` (the bridge's last report).
+Runs in `companion serve`; imported by the API and the pages. The code that drives a real or
+simulated box lives elsewhere: `bridge/` (beside the serial port) and `simulator/` (the
+virtual box); see docs/architecture.md.
 """

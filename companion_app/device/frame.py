@@ -1,7 +1,7 @@
 """The on-screen panel's pixels, drawn by the firmware's own renderer (`firmware/frame.py`).
 
 The firmware's modules import each other flat (`from compat import const`), as MicroPython
-does on the board; `companion_app.device.firmware.load_firmware()` (the bridge's loader, the
+does on the board; `companion_app.bridge.firmware.load_firmware()` (the bridge's loader, the
 one place that loads them on the host) gives them to us without touching `sys.path`.
 
 Time: the raid animation starts at the move that filled the police row (the table's latest
@@ -11,7 +11,7 @@ activity) and the reveal countdown at the press that locked the last seat, as on
 import time
 from datetime import datetime
 
-from companion_app.device.firmware import FIRMWARE_DIR, load_firmware
+from companion_app.bridge.firmware import FIRMWARE_DIR, load_firmware
 from companion_app.store.reveals import Reveal
 
 _FIRMWARE = load_firmware()

@@ -4,7 +4,7 @@
 `jsonio` reads request bodies and CLI sheets strictly; `guard` checks every request's host
 and cross-site writes (docs/security.md). `serve` runs the app with uvicorn and prints where
 the tablet should point: its front (`asgi`) holds the live pages' streams and the device
-long polls on an event loop (the hub in `live`, the pages' side in `live_pages`) and hands
+long polls on an event loop (the `live` package: hub, groups, renders, pages) and hands
 every other request to Flask in a thread pool (`wsgi`; docs/live.md). May import `store`,
 `i18n`, `config` and `scoring` (docs/architecture.md).
 """

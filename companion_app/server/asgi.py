@@ -3,7 +3,7 @@
 Three roads (docs/live.md):
 
 - `GET /live/tables/<id>?page=table|history|device|results&lang=cs|en`: a page's live
-  stream (server-sent events), held on the event loop by the hub (`server/live.py`).
+  stream (server-sent events), held on the event loop by the hub (`server/live/hub.py`).
 - `GET` of a long-polling endpoint with `?wait=<etag>` (`store.changes.long_poll`: the device
   API): the waiting happens here, without a thread; then the request goes to Flask without
   `wait`, so Flask answers at once.
@@ -19,9 +19,9 @@ from flask import Flask
 from werkzeug.exceptions import HTTPException
 
 from companion_app.server.guard import refused_host
-from companion_app.server.live import LiveHub
-from companion_app.server.live_pages import PAGE_ENDPOINTS, STREAM_PREFIX
-from companion_app.server.live_stream import Refused, Subscriber
+from companion_app.server.live.hub import LiveHub
+from companion_app.server.live.pages import PAGE_ENDPOINTS, STREAM_PREFIX
+from companion_app.server.live.stream import Refused, Subscriber
 from companion_app.server.wsgi import ThreadedWSGI
 from companion_app.store.changes import MAX_ETAG, long_poll_etag
 

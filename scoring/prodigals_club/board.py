@@ -2,8 +2,9 @@
 
 from collections.abc import Callable
 
-from scoring.common import only_known_fields
+from scoring.common import is_int, only_known_fields
 from scoring.errors import N_, InvalidSetup, raise_all
+from scoring.prodigals_club.chart import SOCIETY_TOKENS, read_chart, start_spaces
 
 GAME = "prodigals_club"
 MIN_PLAYERS = 2
@@ -29,8 +30,6 @@ TILE_PENALTY = 3
 HYDE_PARK_PLACES = 3
 #: Votes gained by everyone tied for the fewest megaphones.
 FEWEST_GAIN = 1
-#: Influential-person tokens on a society chart.
-SOCIETY_TOKENS = 4
 #: The district marker gives this discount when selling a tile of its district.
 DISTRICT_DISCOUNT = 1
 #: Every board value a setup may give, and the ones each competition uses.
@@ -53,11 +52,6 @@ BOARD_KEYS_USED = {
 UNKNOWN_BOARD_VALUE = N_("board: unknown board value {field}; the board values are: {known}.")
 #: Lists in an unused board value: at most one per round, nested no deeper than Hyde Park's.
 UNUSED_DEPTH = 2
-
-
-def is_int(value: object) -> bool:
-    """A whole number; booleans are not numbers here."""
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def valid_competitions(value: object) -> bool:
@@ -227,12 +221,9 @@ def board_values(value: object, playing: list[str]) -> dict:
         read("votes", lambda: _votes(value))
         read("hyde_park", lambda: _hyde_park(value.get("hyde_park")))
     if SOCIETY in playing:
-        # Imported here: the chart's rules read this module's constants.
-        from scoring.prodigals_club import chart
-
         read("society_tokens", lambda: _tokens(value.get("society_tokens")))
         read("society_range", lambda: _society_range(value.get("society_range")))
-        read("society_chart", lambda: chart.read_chart(value.get("society_chart")))
+        read("society_chart", lambda: read_chart(value.get("society_chart")))
         if "society_tokens" in board and "society_range" in board:
             read("society_range", lambda: _checked_range(board))
         if board.get("society_chart") and "society_tokens" in board:
@@ -262,9 +253,7 @@ def _votes(value: dict) -> int:
 
 def _checked_chart(board: dict) -> list[list[int]]:
     """The chart, once each starting token is known to be a space of its column."""
-    from scoring.prodigals_club import chart
-
-    chart.start_spaces(board["society_chart"], board["society_tokens"])
+    start_spaces(board["society_chart"], board["society_tokens"])
     return board["society_chart"]
 
 

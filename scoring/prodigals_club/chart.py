@@ -6,9 +6,11 @@ same printed board, so one chart serves the table. A token's space is [column, r
 counted from 0 (row 0 = the bottom space). Token k starts in column k.
 """
 
+from scoring.common import is_int
 from scoring.errors import N_, IllegalMove, InvalidSetup, raise_all
-from scoring.prodigals_club.board import SOCIETY_TOKENS, is_int
 
+#: Influential-person tokens on a society chart, one per column.
+SOCIETY_TOKENS = 4
 #: The fewest and most spaces a column may have (a sensible printed chart).
 MIN_SPACES, MAX_SPACES = 2, 12
 #: The right column: the setup handicap moves its token up (RULES.md §5 "Handicaps").

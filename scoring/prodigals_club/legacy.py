@@ -1,9 +1,9 @@
 """Legacy (Dědictví) bookkeeping: cash and properties at their market value (RULES.md §5)."""
 
-from scoring.common import handler_for
+from scoring.common import handler_for, is_int
 from scoring.errors import N_, IllegalMove, at_field, collect, raise_all
 from scoring.names import check_text
-from scoring.prodigals_club.board import LEGACY_START, is_int
+from scoring.prodigals_club.board import LEGACY_START
 
 #: A property's label is a short note for the screen ("Statek", "Mlýn u řeky").
 MAX_LABEL = 40

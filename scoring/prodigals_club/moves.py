@@ -3,7 +3,7 @@
 import copy
 import random
 
-from scoring.common import handler_for
+from scoring.common import handler_for, is_int
 from scoring.errors import N_, IllegalMove, collect, raise_all
 from scoring.prodigals_club import rounds, table
 from scoring.prodigals_club.board import (
@@ -12,7 +12,6 @@ from scoring.prodigals_club.board import (
     MAX_VOTES,
     PROPERTY,
     SOCIETY,
-    is_int,
 )
 from scoring.prodigals_club.legacy import apply_legacy
 from scoring.prodigals_club.property import apply_property

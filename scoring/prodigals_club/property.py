@@ -1,8 +1,8 @@
 """Property bookkeeping: cash, tiles, selling, exchanging, spending (RULES.md §5 "Property")."""
 
-from scoring.common import handler_for
+from scoring.common import handler_for, is_int
 from scoring.errors import N_, IllegalMove, at_field, collect, raise_all
-from scoring.prodigals_club.board import DISTRICT_DISCOUNT, is_int
+from scoring.prodigals_club.board import DISTRICT_DISCOUNT
 
 
 def _amount(value: object, field: str) -> int:

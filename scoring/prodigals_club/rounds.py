@@ -1,8 +1,9 @@
 """The end of a round: Hyde Park, the Old Lady, the end-of-game check, the next round."""
 
+from scoring.common import is_int
 from scoring.errors import N_, IllegalMove, raise_all
 from scoring.prodigals_club import standings
-from scoring.prodigals_club.board import ELECTION, MAX_VOTES, ROUNDS, SOCIETY, is_int
+from scoring.prodigals_club.board import ELECTION, MAX_VOTES, ROUNDS, SOCIETY
 from scoring.prodigals_club.scores import all_scores
 
 

@@ -2,6 +2,7 @@
 
 from collections.abc import Mapping
 
+from scoring.common import is_int
 from scoring.errors import N_, InvalidSheet
 from scoring.names import sheet_names
 from scoring.prodigals_club import standings
@@ -16,7 +17,6 @@ from scoring.prodigals_club.board import (
     PLAYABLE,
     PROPERTY,
     SOCIETY,
-    is_int,
     valid_competitions,
 )
 

@@ -1,8 +1,9 @@
 """Society bookkeeping: token values or their sum, limited to the chart (RULES.md §5)."""
 
+from scoring.common import is_int
 from scoring.errors import N_, IllegalMove, collect, raise_all
 from scoring.prodigals_club import chart
-from scoring.prodigals_club.board import SOCIETY_TOKENS, is_int
+from scoring.prodigals_club.chart import SOCIETY_TOKENS
 
 
 def limited(total: int, chart: list[int] | None) -> int:

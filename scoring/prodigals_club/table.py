@@ -126,7 +126,7 @@ def validate_order(order: object, player_count: int) -> list[int]:
     """The turn order as seats, or IllegalMove if it is not every seat once."""
     if (
         not isinstance(order, list)
-        or not all(rules_board.is_int(seat) for seat in order)
+        or not all(common.is_int(seat) for seat in order)
         or sorted(order) != list(range(player_count))
     ):
         raise IllegalMove(N_("order: list every seat exactly once, first player first."))

@@ -12,9 +12,10 @@ from collections import Counter
 import pytest
 
 from companion_app import create_app
-from companion_app.server import live_pages
-from companion_app.server.live import LiveHub
-from companion_app.server.live_stream import Group, Refused, Subscriber
+from companion_app.server.live import pages as live_pages
+from companion_app.server.live.groups import Group
+from companion_app.server.live.hub import LiveHub
+from companion_app.server.live.stream import Refused, Subscriber
 from companion_app.store.changes import ChangeFeed, get_feed
 from tests.device_app.helpers import DeviceApi
 
@@ -121,7 +122,8 @@ def test_an_older_render_never_replaces_a_newer_one(tmp_path):
         subscriber = Subscriber(group)
         group.subscribers.add(subscriber)
         for version in ("2.0.0.0", "1.9.9.0", "2.0.0.0", "2.1.0.0"):
-            hub._accept(group, live_pages.Rendered(200, version, f"<p>{version}</p>", b"", ""))
+            rendered = live_pages.Rendered(200, version, f"<p>{version}</p>", b"", "")
+            hub.renders.accept(group, rendered)
         hub.close()
         return [data["version"] for _, data in events(subscriber.take())], group.version
 

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from companion_app.server import guard
-from companion_app.server.live_pages import STREAM_PREFIX
+from companion_app.server.live.pages import STREAM_PREFIX
 from companion_app.server.serve import Background
 from tests.app.helpers import PLAYERS, SETS
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from companion_app.device.bridge import Bridge
-from companion_app.device.simulator import Simulator
+from companion_app.bridge.driver import Bridge
+from companion_app.simulator.box import Simulator
 from tests.device.liveapp import LiveApp
 
 

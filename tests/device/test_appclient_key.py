@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from companion_app.device.appclient import DEVICE_KEY_ENV, AppClient
+from companion_app.bridge.appclient import DEVICE_KEY_ENV, AppClient
 
 
 class Recorder(http.server.BaseHTTPRequestHandler):

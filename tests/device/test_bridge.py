@@ -8,7 +8,7 @@ import tty
 
 import pytest
 
-from companion_app.device.bridge import Bridge
+from companion_app.bridge.driver import Bridge
 from firmware import protocol as P
 from tests.device.conftest import start_bridge
 from tests.device.liveapp import LiveApp, Razzia, wait_until

@@ -8,9 +8,10 @@ import pytest
 from serial.tools.list_ports_common import ListPortInfo
 
 from companion_app import cli
-from companion_app.device import detect, embed
-from companion_app.device.deploy import deploy_commands
-from companion_app.device.firmware import firmware_files
+from companion_app.bridge import detect
+from companion_app.bridge.deploy import deploy_commands
+from companion_app.bridge.firmware import firmware_files
+from companion_app.cli import embed
 from firmware import protocol as P
 from tests.device.liveapp import LiveApp, Razzia, wait_until
 from tests.device.procs import Companion

@@ -9,8 +9,8 @@ import types
 
 import pytest
 
-from companion_app.device import deploy as D
-from companion_app.device import detect
+from companion_app.bridge import deploy as D
+from companion_app.bridge import detect
 from firmware import protocol as P
 
 BANNER = b"raw REPL; CTRL-B to exit\r\n>"

@@ -2,7 +2,7 @@
 
 from serial.tools.list_ports_common import ListPortInfo
 
-from companion_app.device import detect, state
+from companion_app.bridge import detect, state
 from firmware import protocol as P
 
 

@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from companion_app.device import mpsim
-from companion_app.device.bridge import Bridge
+from companion_app.bridge.driver import Bridge
+from companion_app.simulator import micropython as mpsim
 from tests.device.faults import KINDS, LineDropper, Mangler, Mitm
 from tests.device.liveapp import Razzia
 from tests.device.play import RECOVER_S, assert_each_press_once, assert_recovers, tap, wait_locked

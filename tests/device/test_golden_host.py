@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from companion_app.device.bridge import Bridge
-from companion_app.device.link import Link
+from companion_app.bridge.driver import Bridge
+from companion_app.bridge.link import Link
 from firmware import protocol as P
 
 GOLDEN = Path(__file__).resolve().parents[1] / "firmware" / "golden" / "session.txt"

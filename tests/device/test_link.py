@@ -3,7 +3,7 @@
 import pytest
 import serial
 
-from companion_app.device.link import Link, LinkEvents
+from companion_app.bridge.link import Link, LinkEvents
 from firmware import protocol as P
 
 HELLO_FIELDS = "fw=0.1.0 proto=1 board=test uid=1 leds=18 buttons=6 layout=7,5,6"  # no nonces

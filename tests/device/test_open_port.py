@@ -10,7 +10,7 @@ import tty
 import pytest
 import serial
 
-from companion_app.device import detect
+from companion_app.bridge import detect
 
 
 class AutoResetCircuit:

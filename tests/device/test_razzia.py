@@ -2,7 +2,7 @@
 
 import threading
 
-from companion_app.device.leds import LedView
+from companion_app.simulator.leds import LedView
 from tests.device.liveapp import Razzia
 
 SHOWN_S = 3.0  # a change in the app is on the strip well within this

@@ -10,8 +10,8 @@ import time
 import pytest
 import serial
 
-from companion_app.device import mpsim
-from companion_app.device.detect import open_port
+from companion_app.bridge.detect import open_port
+from companion_app.simulator import micropython as mpsim
 from firmware import protocol as P
 from tests.device.liveapp import wait_until
 

@@ -3,7 +3,8 @@
 import pytest
 
 from companion_app import cli
-from companion_app.device import embed, mpsim
+from companion_app.cli import embed
+from companion_app.simulator import micropython as mpsim
 from firmware import protocol as P
 from tests.device.liveapp import Razzia, wait_until
 from tests.device.procs import Companion

@@ -12,9 +12,9 @@ import types
 
 import pytest
 
-from companion_app.device import deploy as D
-from companion_app.device import mpsim
-from companion_app.device.simulator import MAX_GAP_S, STDIN_RING, PtyPort, Simulator
+from companion_app.bridge import deploy as D
+from companion_app.simulator import micropython as mpsim
+from companion_app.simulator.box import MAX_GAP_S, STDIN_RING, PtyPort, Simulator
 from firmware import protocol as P
 from tests.device.liveapp import wait_until
 from tests.device.test_simulator import WAIT_S, Host, simulator
@@ -108,7 +108,7 @@ def wire(monkeypatch):
         del host.data[:size]
         return taken
 
-    monkeypatch.setattr("companion_app.device.simulator.os.read", fake_read)
+    monkeypatch.setattr("companion_app.simulator.box.os.read", fake_read)
     return host, PtyPort(fd=7)
 
 
@@ -141,7 +141,7 @@ def test_an_idle_line_saves_no_time_and_a_stall_floods_nothing(wire):
 
 
 def load_simhost(clock):
-    """mpsim_node/simhost.py under CPython, with the runner and MicroPython's ticks faked."""
+    """simulator/board/simhost.py under CPython, with the runner and MicroPython's ticks faked."""
     sent = []
     hostio = types.SimpleNamespace(
         send=sent.append, poll=lambda: "", sleep=lambda ms: None, exit=lambda: None

@@ -17,7 +17,8 @@ from companion_app.games.prodigals_club import text as words
 from companion_app.games.prodigals_club.text import notice_text, tile_text
 from companion_app.store import get_store
 from scoring.prodigals_club import board
-from scoring.prodigals_club.board import GAME, HYDE_PARK_PLACES, ROUNDS, SOCIETY_TOKENS
+from scoring.prodigals_club.board import GAME, HYDE_PARK_PLACES, ROUNDS
+from scoring.prodigals_club.chart import SOCIETY_TOKENS
 from scoring.prodigals_club.queries import results
 from scoring.prodigals_club.rounds import next_order
 

@@ -3,7 +3,7 @@
 import logging
 import threading
 
-from companion_app.device.appclient import AppClient, AppUnreachable
+from companion_app.bridge.appclient import AppClient, AppUnreachable
 
 log = logging.getLogger(__name__)
 FIELDS = ("mode", "connected", "port", "hello", "last_seen_ms")

@@ -2,9 +2,9 @@
 //
 //   node runner.mjs MICROPYTHON_MJS FIRMWARE_DIR CAUSE [HELD_SEATS]
 //
-// companion_app/device/mpsim.py runs it behind a pseudo-terminal, with stdin a non-blocking
+// companion_app/simulator/micropython.py runs it behind a pseudo-terminal, with stdin a non-blocking
 // pipe. The board runs synchronously, as on the ESP32 (asyncio.run blocks); the world
-// (UART, buttons, timers, watchdog) advances while the firmware sleeps: see simhost.py.
+// (UART, buttons, timers, watchdog) advances while the firmware sleeps: see simhost.py and simboot.py.
 // One line per message:
 //   in (stdin):   R <hex>  bytes on the serial line   P <seat> / U <seat>  press / release
 //                 Q        power off
@@ -72,8 +72,8 @@ send("READY");
 const seats = held ? held.split(",").map(Number) : [];
 try {
   mp.runPython(
-    `import sys\nsys.path.insert(0, "/firmware")\nimport simhost\n` +
-      `simhost.boot(${JSON.stringify(cause)}, ${JSON.stringify(seats)})\n`,
+    `import sys\nsys.path.insert(0, "/firmware")\nimport simboot\n` +
+      `simboot.boot(${JSON.stringify(cause)}, ${JSON.stringify(seats)})\n`,
   );
 } catch (error) {
   printed(`${error.type ?? error.name}: ${error.message}`);

@@ -12,11 +12,9 @@ WDT_RESET = 3
 DEEPSLEEP_RESET = 4
 SOFT_RESET = 5
 
-_levels = {}  # gpio -> level; buttons pulled up read 1 until the host presses them
-
 
 class Pin:
-    """A GPIO whose level lives in the shared table."""
+    """A GPIO whose level lives in simhost.levels (the host presses buttons there)."""
 
     IN = 1
     OUT = 3
@@ -32,16 +30,16 @@ class Pin:
 
     def init(self, mode=-1, pull=-1, value=None):
         """Set the pull-up (a released button then reads 1) or drive a level."""
-        if pull == Pin.PULL_UP and self.gpio not in _levels:
-            _levels[self.gpio] = 1
+        if pull == Pin.PULL_UP and self.gpio not in simhost.levels:
+            simhost.levels[self.gpio] = 1
         if value is not None:
-            _levels[self.gpio] = 1 if value else 0
+            simhost.levels[self.gpio] = 1 if value else 0
 
     def value(self, level=None):
         """Read the level, or drive it."""
         if level is None:
-            return _levels.get(self.gpio, 0)
-        _levels[self.gpio] = 1 if level else 0
+            return simhost.levels.get(self.gpio, 0)
+        simhost.levels[self.gpio] = 1 if level else 0
         return None
 
     def __call__(self, level=None):
@@ -56,16 +54,6 @@ class Pin:
     def irq(self, handler=None, trigger=0):
         """Interrupts are not simulated; the box polls."""
         return None
-
-
-def press(gpio):
-    """The host closes the switch on `gpio`."""
-    _levels[gpio] = 0
-
-
-def release(gpio):
-    """The host opens it (the pull-up wins)."""
-    _levels[gpio] = 1
 
 
 class PWM:

@@ -7,7 +7,7 @@ import signal
 import sys
 from typing import TextIO
 
-from companion_app.device.commands import add_commands as add_device_commands
+from companion_app.cli.device import add_commands as add_device_commands
 from companion_app.server import jsonio
 from scoring.errors import InvalidSheet
 from scoring.sheets import score_sheet
@@ -69,7 +69,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serve with uvicorn (never Flask's dev server); run the box's bridge if there is a box."""
     from companion_app import create_app
-    from companion_app.device import embed
+    from companion_app.cli import embed
     from companion_app.server import serve
 
     instance = os.path.abspath(args.instance) if args.instance else None
@@ -108,7 +108,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def _micropython_can_run() -> bool:
     """True if the simulator can run MicroPython; else say why on stderr."""
-    from companion_app.device.mpsim import SimulatorUnavailable, find_micropython
+    from companion_app.simulator.micropython import SimulatorUnavailable, find_micropython
 
     try:
         find_micropython()
@@ -186,7 +186,3 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the `companion` console script."""
     args = build_parser().parse_args(argv)
     return args.func(args)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

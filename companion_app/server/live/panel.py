@@ -6,15 +6,16 @@
 - `event: status`: the bridge's mode and link and the table the box follows, read every
   STATUS_S and after every write, pushed when they change.
 
-Both are read through the app as a plain viewer (`live_pages.internal_get`).
+Both are read through the app as a plain viewer (`live/pages.internal_get`).
 """
 
 import asyncio
 import json
 import time
 
-from companion_app.server import live_pages
-from companion_app.server.live_stream import Watch, sse_event
+from companion_app.server.live import pages
+from companion_app.server.live.groups import Watch
+from companion_app.server.live.stream import sse_event
 
 #: Seconds between two frames of a running animation (the panel's old poll rate).
 FRAME_S = 0.1
@@ -38,7 +39,7 @@ class PanelFeed:
 
     def _json(self, path: str) -> dict | None:
         """A JSON GET through the app as a viewer (in a thread); None unless 200."""
-        status, body, _ = live_pages.internal_get(
+        status, body, _ = pages.internal_get(
             self.hub.app, path, lang=INTERNAL_LANG, host=INTERNAL_HOST
         )
         return json.loads(body) if status == OK else None

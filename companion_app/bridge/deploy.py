@@ -11,8 +11,8 @@ import subprocess
 import sys
 import time
 
-from companion_app.device import detect
-from companion_app.device.firmware import firmware_files
+from companion_app.bridge import detect
+from companion_app.bridge.firmware import firmware_files
 from firmware import protocol as P
 
 STOP = "STOP"  # host -> device: leave the box loop for the REPL (docs/protocol.md)

@@ -5,8 +5,8 @@ import os
 import sys
 import threading
 
-from companion_app.device import detect
-from companion_app.device.appclient import DEVICE_KEY_ENV
+from companion_app.bridge import detect
+from companion_app.bridge.appclient import DEVICE_KEY_ENV
 
 DEFAULT_APP = "http://127.0.0.1:5000"
 EXIT_NO_BOX = 1
@@ -66,8 +66,8 @@ def _until_interrupted(stop=None):
 
 def cmd_run(args):
     """Run the bridge in this process against the app at --app, reporting status over HTTP."""
-    from companion_app.device.bridge import Bridge
-    from companion_app.device.remote import RemoteStatus
+    from companion_app.bridge.driver import Bridge
+    from companion_app.bridge.remote import RemoteStatus
 
     _logging()
     if args.key:
@@ -92,7 +92,7 @@ def cmd_run(args):
 
 def cmd_simulate(args):
     """Run a simulated box until Ctrl-C; its pty path is the first line printed."""
-    from companion_app.device.mpsim import SimulatorUnavailable, make_simulator
+    from companion_app.simulator.micropython import SimulatorUnavailable, make_simulator
 
     try:
         sim = make_simulator(args.engine).start()
@@ -134,7 +134,7 @@ def cmd_ports(args):
 
 def cmd_deploy(args):
     """STOP the box, copy the firmware with mpremote, reset the board."""
-    from companion_app.device.deploy import deploy
+    from companion_app.bridge.deploy import deploy
 
     port = args.port or detect.find_board()
     if port is None:

@@ -17,8 +17,8 @@ import threading
 import time
 import tty
 
-from companion_app.device.firmware import load_firmware
-from companion_app.device.leds import LedView
+from companion_app.bridge.firmware import load_firmware
+from companion_app.simulator.leds import LedView
 
 log = logging.getLogger(__name__)
 

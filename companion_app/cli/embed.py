@@ -7,8 +7,8 @@ after the start is driven too; until then the on-screen panel is the device ("vi
 import logging
 import threading
 
-from companion_app.device import detect
-from companion_app.device.bridge import Bridge
+from companion_app.bridge import detect
+from companion_app.bridge.driver import Bridge
 from companion_app.device.status import get_status
 
 log = logging.getLogger(__name__)
@@ -67,7 +67,7 @@ class Embedded:
             return
         find_port = chosen.find_port
         if chosen.mode == "simulator":
-            from companion_app.device.mpsim import make_simulator
+            from companion_app.simulator.micropython import make_simulator
 
             self.sim = make_simulator(chosen.engine).start()
             self._status.update(simulator=self.sim.ENGINE)

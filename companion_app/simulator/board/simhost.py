@@ -4,13 +4,13 @@ The board's world advances whenever the firmware waits (`time.sleep_ms`, an asyn
 see simtime.py and simasyncio.py): the host's bytes cross UART0 at 115200 baud into
 MicroPython's 260-byte stdin ring (bytes that find it full are lost, as on the board), the
 host presses buttons, timers fire and a started watchdog that went unfed reboots the board.
-`boot()` runs the firmware's own main.py. `hostio` is the runner's JavaScript side.
+simboot.py boots the firmware's own main.py. `hostio` is the runner's JavaScript side.
+The other modules of this folder take from this one; it imports none of them.
 """
 
 import binascii
 import io
 import select
-import sys
 import time
 
 import hostio
@@ -26,7 +26,7 @@ RING_SIZE = 260  # MicroPython's ESP32 port: stdin_ringbuf_array[260] (holds 259
 _MP_STREAM_POLL = 3
 CAUSES = {"power-on": 1, "reset": 2, "wdt": 3}
 RAW_REPL = b"raw REPL; CTRL-B to exit\r\n>"
-cause = "power-on"
+cause = "power-on"  # why the board last booted (simboot sets it)
 
 
 class Uart(io.IOBase):
@@ -84,6 +84,8 @@ _line = [0, 0.0]  # [last look (ticks), line-time credit in bytes]
 _dropped_told = [0]
 _watchdog = []  # [timeout_ms, fed_at, looks since fed] once started
 timers = []  # machine.Timer objects that are running
+levels = {}  # gpio -> level; buttons pulled up read 1 until the host presses them
+buttons = []  # the seat buttons' GPIOs, seat 1 first (simboot sets them from pins.py)
 
 
 def send(kind, payload=""):
@@ -188,66 +190,10 @@ def reboot(why):
 
 
 def press(seat):
-    """Seat `seat`'s button (1..6) down."""
-    import machine
-    import pins
-
-    machine.press(pins.BUTTONS[seat - 1])
+    """Seat `seat`'s button (1..6) down: the switch pulls its GPIO low."""
+    levels[buttons[seat - 1]] = 0
 
 
 def release(seat):
-    """Seat `seat`'s button up."""
-    import machine
-    import pins
-
-    machine.release(pins.BUTTONS[seat - 1])
-
-
-def _serial_on_uart0():
-    """The firmware's UsbSerial reads this UART0 and writes STDOUT, like sys.stdin/stdout."""
-    import usbserial
-
-    real = usbserial.UsbSerial
-
-    class OnUart0(real):
-        def __init__(self, stream=None, out=None):
-            super().__init__(UART0 if stream is None else stream, STDOUT if out is None else out)
-
-    usbserial.UsbSerial = OnUart0
-
-
-def _repl():
-    """The board at its REPL after main.py: the raw REPL answers Ctrl-A and Ctrl-B only."""
-    one = bytearray(1)
-    while True:
-        wait_ms(LOOK_MS)
-        while UART0.readinto(one):
-            if one[0] == 1:
-                STDOUT.write(RAW_REPL)
-            elif one[0] == 2:
-                STDOUT.write(b"\r\nMicroPython (simulated box)\r\n>>> ")
-
-
-def boot(why, held):
-    """Power the board up (held buttons stay down: safe mode), run main.py, then the REPL."""
-    global cause
-    cause = why
-    import simasyncio
-    import simtime
-
-    sys.modules["time"] = simtime
-    sys.modules["asyncio"] = simasyncio
-    import pins
-
-    pins.BOARD = "simulator"  # the hello says what the host talks to
-    for seat in held:
-        press(seat)
-    _serial_on_uart0()
-    try:
-        import main  # noqa: F401  the firmware's own boot: safe mode, kbd_intr, board.run()
-
-        send("S", "repl")
-    except Exception as exc:  # the REPL takes over, as on the board
-        sys.print_exception(exc)
-        send("S", "crash")
-    _repl()
+    """Seat `seat`'s button up (the pull-up wins)."""
+    levels[buttons[seat - 1]] = 1

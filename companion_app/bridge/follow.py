@@ -5,7 +5,7 @@ import queue
 import threading
 from urllib.parse import quote
 
-from companion_app.device.appclient import AppClient, AppUnreachable
+from companion_app.bridge.appclient import AppClient, AppUnreachable
 
 log = logging.getLogger(__name__)
 OK, NOT_FOUND = 200, 404

@@ -1,6 +1,6 @@
-"""What a live stream is made of: its events, a subscriber, a group of them, a watched table.
+"""One live stream: its events and the subscriber that holds them until the front writes them.
 
-Plain data for the hub (`server/live.py`); every method runs on the event loop.
+Plain data for the hub (`live/hub.py`); every method runs on the event loop.
 """
 
 import asyncio
@@ -30,7 +30,7 @@ def sse_event(kind: str, payload: object) -> bytes:
 class Subscriber:
     """One open stream: the latest pending event of each kind and a wake-up."""
 
-    group: "Group"
+    group: "Group"  # noqa: F821  (live/groups.py; a stream belongs to one group)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     pending: dict[str, bytes] = field(default_factory=dict)
     closed: bool = False
@@ -51,29 +51,3 @@ class Subscriber:
         """Finish the stream (the hub closes, or the client went away)."""
         self.closed = True
         self.wake.set()
-
-
-@dataclass(eq=False)
-class Group:
-    """Subscribers of one page of one table in one language through one host."""
-
-    table_id: str
-    page: str
-    lang: str
-    host: str
-    subscribers: set[Subscriber] = field(default_factory=set)
-    version: tuple[int, ...] | None = None
-    event: bytes | None = None
-    ready: "asyncio.Task | None" = None
-
-
-@dataclass(eq=False)
-class Watch:
-    """A followed table: its groups, the last version seen, and what runs for it."""
-
-    groups: dict[tuple[str, str, str], Group] = field(default_factory=dict)
-    version: str | None = None
-    refreshing: bool = False
-    again: bool = False
-    animating: bool = False
-    frame: bytes | None = None

@@ -2,7 +2,7 @@
 
 `MicroPythonSimulator` has the CPython `Simulator`'s interface (path, reset, unplug/replug,
 press/release, leds, filters) but boots firmware/main.py under MicroPython 1.27 through
-mpsim_node/runner.mjs: the board's own supervisor, watchdog, 5 ms asyncio tick and
+board/runner.mjs: the board's own supervisor, watchdog, 5 ms asyncio tick and
 UsbSerial read path on a 260-byte stdin ring fed at 115200 baud. Node and the npm package
 (`scripts/setup-firmware-tests.sh` installs them) are looked up at start; `make_simulator`
 falls back to CPython without them and logs why.
@@ -16,13 +16,13 @@ import subprocess
 import threading
 from pathlib import Path
 
-from companion_app.device.firmware import FIRMWARE_DIR
-from companion_app.device.simulator import PtyBox, Simulator
+from companion_app.bridge.firmware import FIRMWARE_DIR
+from companion_app.simulator.box import PtyBox, Simulator
 
 log = logging.getLogger(__name__)
 
 ENGINES = ("auto", "micropython", "cpython")
-RUNNER = Path(__file__).resolve().parent / "mpsim_node" / "runner.mjs"
+RUNNER = Path(__file__).resolve().parent / "board" / "runner.mjs"
 PACKAGE = Path("node_modules", "@micropython", "micropython-webassembly-pyscript")
 #: Where to look for node_modules: the checkout this package runs from, then the cwd.
 SEARCH_ROOTS = (Path(__file__).resolve().parents[2], Path.cwd())

@@ -1,10 +1,10 @@
 """The live hub: every open page follows its table through one event stream, held threadless.
 
 Runs on the server front's event loop (`server/asgi.py`). Subscribers are grouped by (table,
-page, language, host); when a table changes, each group's page is rendered ONCE, as a plain
-viewer, in a small thread pool (`live_pages.render`), and the same bytes go to every
-subscriber of the group as `event: update` with `{"version", "html"}`. Pages with the box
-panel also get frames and the bridge status (`live_panel`).
+page, language, host) (`live/groups.py`); when a table changes, each group's page is rendered
+ONCE, as a plain viewer, in a small thread pool, and the same bytes go to every subscriber of
+the group (`live/renders.py`). Pages with the box panel also get frames and the bridge status
+(`live/panel.py`). This module decides when: it notices changes and runs the rounds.
 
 Changes are noticed through the app's ChangeFeed (a listener hands each notification to the
 loop) and, for writes by other processes, by re-reading every followed table's live version
@@ -19,11 +19,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 from flask import Flask
 
-from companion_app.server import live_pages
-from companion_app.server.live_pages import PANEL_PAGES, Rendered
-from companion_app.server.live_panel import PanelFeed
-from companion_app.server.live_stream import Group, Refused, Subscriber, Watch, sse_event
-from companion_app.server.polls import DEFAULT_MAX_POLLS, HeldPolls, PollKey, poll_key
+from companion_app.server.live import pages
+from companion_app.server.live.groups import Followers, Group, Watch
+from companion_app.server.live.pages import PANEL_PAGES
+from companion_app.server.live.panel import PanelFeed
+from companion_app.server.live.polls import DEFAULT_MAX_POLLS, HeldPolls, PollKey, poll_key
+from companion_app.server.live.renders import Renders
+from companion_app.server.live.stream import Refused, Subscriber
 from companion_app.store import TableNotFound
 from companion_app.store.changes import get_feed, long_poll_etag, long_poll_limits
 
@@ -35,7 +37,7 @@ HUB_THREADS = 2
 DEFAULT_MAX_VIEWERS = 1000
 #: Longest a round waits, after a write, for the front to say the writer's response went.
 RESPONSE_WAIT_S = 0.05
-NOT_FOUND, UNAVAILABLE = 404, 503
+UNAVAILABLE = 503
 
 
 class LiveHub:
@@ -51,8 +53,8 @@ class LiveHub:
         max_polls = int(app.config.get("LIVE_MAX_POLLS", DEFAULT_MAX_POLLS))
         self.polls = HeldPolls(long_poll_s, max_polls)
         self.panel = PanelFeed(self)
-        self.watches: dict[str, Watch] = {}
-        self.viewers = 0
+        self.followers = Followers()
+        self.renders = Renders(self)
         self.generation = 0
         self.rounds = 0
         self.dirty = False
@@ -93,7 +95,7 @@ class LiveHub:
             self.dirty = False
             self.wake.set()
 
-    def _spawn(self, coroutine) -> asyncio.Task:
+    def spawn(self, coroutine) -> asyncio.Task:
         """Run `coroutine` as a task the hub keeps a reference to (and whose failure it logs)."""
         task = self.loop.create_task(coroutine)
         self.tasks.add(task)
@@ -112,7 +114,7 @@ class LiveHub:
     def _ensure_running(self) -> None:
         """Start the loop of rounds (once)."""
         if self.runner is None and not self.closed:
-            self.runner = self._spawn(self._run())
+            self.runner = self.spawn(self._run())
 
     async def in_threads(self, function: Callable, *args):
         """`function(*args)` in the hub's threads."""
@@ -148,7 +150,7 @@ class LiveHub:
         versions: dict[str, str | None] = {}
         for table_id in tables:
             try:
-                versions[table_id] = live_pages.live_version(table_id)
+                versions[table_id] = pages.live_version(table_id)
             except TableNotFound:
                 versions[table_id] = None
         etags: dict[PollKey, str | None] = {}
@@ -171,89 +173,26 @@ class LiveHub:
             watch = self.watches.get(table_id)
             if watch is not None and version is not None and version != watch.version:
                 watch.version = version
-                self._refresh(table_id, watch)
+                self.renders.refresh(table_id, watch)
         self.polls.release(etags)
-        if self.panel.status_due(woke) and self._panel_subscribers():
+        if self.panel.status_due(woke) and self.followers.panel_followed():
             await self.panel.refresh_status()
 
-    # -- pages -----------------------------------------------------------------------------
+    # -- subscribing -----------------------------------------------------------------------
 
-    async def _render(self, group: Group) -> Rendered:
-        """Render the group's page once, in the hub's threads."""
-        return await self.in_threads(
-            live_pages.render, self.app, group.table_id, group.page, group.lang, group.host
-        )
+    @property
+    def watches(self) -> dict[str, Watch]:
+        """The followed tables, by id."""
+        return self.followers.watches
 
-    def _accept(self, group: Group, rendered: Rendered) -> None:
-        """Push a render to the group's subscribers if it is newer than the last one."""
-        if rendered.html is None or rendered.version is None:
-            return
-        version = live_pages.version_key(rendered.version)
-        if group.version is not None and version <= group.version:
-            return
-        group.version = version
-        group.event = sse_event("update", {"version": rendered.version, "html": rendered.html})
-        for subscriber in group.subscribers:
-            subscriber.offer("update", group.event)
-
-    def _refresh(self, table_id: str, watch: Watch) -> None:
-        """Re-render every group of a changed table (again after, if it changes meanwhile)."""
-        if watch.refreshing:
-            watch.again = True
-            return
-        watch.refreshing = True
-        self._spawn(self._refresh_loop(table_id, watch))
-
-    async def _refresh_loop(self, table_id: str, watch: Watch) -> None:
-        """Render each group once per change, push, then look at the box's animation."""
-        try:
-            while not self.closed:
-                watch.again = False
-                groups = list(watch.groups.values())
-                results = await asyncio.gather(
-                    *(self._render(group) for group in groups), return_exceptions=True
-                )
-                for group, rendered in zip(groups, results, strict=True):
-                    if isinstance(rendered, Rendered):
-                        self._accept(group, rendered)
-                    else:
-                        log.error("live render of %s failed", table_id, exc_info=rendered)
-                if any(group.page in PANEL_PAGES for group in groups):
-                    self._spawn(self.panel.check_frame(table_id, watch))
-                if not watch.again:
-                    break
-        finally:
-            watch.refreshing = False
-
-    async def _first_render(self, watch: Watch, group: Group) -> None:
-        """A new group's first page (refuses the stream if the page is not there to follow)."""
-        rendered = await self._render(group)
-        if rendered.status == NOT_FOUND:
-            raise Refused(NOT_FOUND, f"There is no table {group.table_id[:40]}.")
-        if rendered.html is None or rendered.version is None:
-            raise Refused(rendered.status, f"This page cannot be followed ({rendered.status}).")
-        self._accept(group, rendered)
-        if watch.version is None:
-            watch.version = rendered.version
-        if group.page in PANEL_PAGES:
-            self._spawn(self.panel.check_frame(group.table_id, watch))
+    @property
+    def viewers(self) -> int:
+        """How many streams are open."""
+        return self.followers.viewers
 
     def groups_of(self, table_id: str | None, panel_only: bool) -> list[Group]:
         """The groups of one table (None: every table), only the box-panel pages if asked."""
-        watches = [self.watches.get(table_id)] if table_id else list(self.watches.values())
-        return [
-            group
-            for watch in watches
-            if watch is not None
-            for group in watch.groups.values()
-            if group.page in PANEL_PAGES or not panel_only
-        ]
-
-    def _panel_subscribers(self) -> bool:
-        """True if any open page shows the box panel."""
-        return any(group.subscribers for group in self.groups_of(None, panel_only=True))
-
-    # -- subscribing -----------------------------------------------------------------------
+        return self.followers.groups_of(table_id, panel_only)
 
     async def subscribe(self, table_id: str, page: str, lang: str, host: str) -> Subscriber:
         """A new stream of `page` of the table; its first event is the page as it is now."""
@@ -261,15 +200,11 @@ class LiveHub:
             raise Refused(UNAVAILABLE, "The companion is stopping.")
         if self.viewers >= self.max_viewers:
             raise Refused(UNAVAILABLE, "Too many live pages are open; trying again shortly.")
-        watch = self.watches.setdefault(table_id, Watch())
-        group = watch.groups.get((page, lang, host))
-        if group is None:
-            group = Group(table_id, page, lang, host)
-            watch.groups[(page, lang, host)] = group
-            group.ready = self._spawn(self._first_render(watch, group))
+        watch, group, new = self.followers.join(table_id, page, lang, host)
+        if new:
+            group.ready = self.spawn(self.renders.first(watch, group))
         subscriber = Subscriber(group)
-        group.subscribers.add(subscriber)
-        self.viewers += 1
+        self.followers.add(subscriber)
         try:
             await asyncio.shield(group.ready)
         except BaseException:
@@ -289,19 +224,7 @@ class LiveHub:
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
         """Forget a stream; a group, then a table, without subscribers is dropped."""
-        group = subscriber.group
-        if subscriber not in group.subscribers:
-            return
-        group.subscribers.discard(subscriber)
-        self.viewers -= 1
-        watch = self.watches.get(group.table_id)
-        if group.subscribers or watch is None:
-            return
-        key = (group.page, group.lang, group.host)
-        if watch.groups.get(key) is group:
-            del watch.groups[key]
-        if not watch.groups:
-            del self.watches[group.table_id]
+        self.followers.leave(subscriber)
 
     # -- device long polls -----------------------------------------------------------------
 

@@ -10,10 +10,10 @@ import logging
 import threading
 import time
 
-from companion_app.device import detect, state
-from companion_app.device.appclient import AppUnreachable
-from companion_app.device.follow import AppWorker, Follower
-from companion_app.device.link import Link, LinkEvents
+from companion_app.bridge import detect, state
+from companion_app.bridge.appclient import AppUnreachable
+from companion_app.bridge.follow import AppWorker, Follower
+from companion_app.bridge.link import Link, LinkEvents
 from firmware import protocol as P
 
 log = logging.getLogger(__name__)

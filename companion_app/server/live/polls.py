@@ -1,6 +1,6 @@
 """Device long polls (`?wait=<etag>`) held on the event loop instead of in a thread.
 
-The hub (`server/live.py`) reads the etag of every distinct (endpoint, arguments) once per
+The hub (`live/hub.py`) reads the etag of every distinct (endpoint, arguments) once per
 round, however many polls wait for it, and `release`s the polls whose etag moved; a poll
 also ends after DEVICE_LONG_POLL_S or when the server stops. The request then goes to Flask
 without `wait`, which answers at once (docs/device-api.md is unchanged).
@@ -9,7 +9,7 @@ without `wait`, which answers at once (docs/device-api.md is unchanged).
 import asyncio
 from collections.abc import Awaitable, Callable
 
-from companion_app.server.live_stream import Refused
+from companion_app.server.live.stream import Refused
 
 UNAVAILABLE = 503
 #: Most long polls held at once; more get 503 (the bridge retries).

@@ -1,0 +1,96 @@
+"""Who follows what: followed tables (watches), their groups of streams, and the count.
+
+A group is every stream of one page of one table in one language through one host: the hub
+renders its page once per change for all of them (`live/renders.py`). Plain bookkeeping on
+the event loop; nothing here renders or waits.
+"""
+
+import asyncio
+from dataclasses import dataclass, field
+
+from companion_app.server.live.pages import PANEL_PAGES
+from companion_app.server.live.stream import Subscriber
+
+GroupKey = tuple[str, str, str]  # (page, language, host)
+
+
+@dataclass(eq=False)
+class Group:
+    """Subscribers of one page of one table in one language through one host."""
+
+    table_id: str
+    page: str
+    lang: str
+    host: str
+    subscribers: set[Subscriber] = field(default_factory=set)
+    version: tuple[int, ...] | None = None
+    event: bytes | None = None
+    ready: "asyncio.Task | None" = None
+
+
+@dataclass(eq=False)
+class Watch:
+    """A followed table: its groups, the last version seen, and what runs for it."""
+
+    groups: dict[GroupKey, Group] = field(default_factory=dict)
+    version: str | None = None
+    refreshing: bool = False
+    again: bool = False
+    animating: bool = False
+    frame: bytes | None = None
+
+
+class Followers:
+    """Every followed table of one hub, by id, and how many streams are open."""
+
+    def __init__(self) -> None:
+        """Nobody follows anything."""
+        self.watches: dict[str, Watch] = {}
+        self.viewers = 0
+
+    def join(self, table_id: str, page: str, lang: str, host: str) -> tuple[Watch, Group, bool]:
+        """A new stream's table and group (the group is new: True), counted as a viewer."""
+        watch = self.watches.setdefault(table_id, Watch())
+        key = (page, lang, host)
+        group = watch.groups.get(key)
+        new = group is None
+        if group is None:
+            group = Group(table_id, page, lang, host)
+            watch.groups[key] = group
+        return watch, group, new
+
+    def add(self, subscriber: Subscriber) -> None:
+        """Count a stream of its group."""
+        subscriber.group.subscribers.add(subscriber)
+        self.viewers += 1
+
+    def leave(self, subscriber: Subscriber) -> None:
+        """Forget a stream; a group, then a table, without subscribers is dropped."""
+        group = subscriber.group
+        if subscriber not in group.subscribers:
+            return
+        group.subscribers.discard(subscriber)
+        self.viewers -= 1
+        watch = self.watches.get(group.table_id)
+        if group.subscribers or watch is None:
+            return
+        key = (group.page, group.lang, group.host)
+        if watch.groups.get(key) is group:
+            del watch.groups[key]
+        if not watch.groups:
+            del self.watches[group.table_id]
+
+    def groups_of(self, table_id: str | None, panel_only: bool) -> list[Group]:
+        """The groups of one table (None: every table), only the box-panel pages if asked."""
+        watches = [self.watches.get(table_id)] if table_id else list(self.watches.values())
+        return [
+            group
+            for watch in watches
+            if watch is not None
+            for group in watch.groups.values()
+            if group.page in PANEL_PAGES or not panel_only
+        ]
+
+    def panel_followed(self) -> bool:
+        """True if any open page shows the box panel."""
+        return any(group.subscribers for group in self.groups_of(None, panel_only=True))

@@ -1,0 +1,85 @@
+"""The rendering hand-off: each group's page rendered once per change, pushed to its streams.
+
+Renders run in the hub's threads (`live/pages.render`, as a plain viewer); the same bytes go
+to every subscriber of the group as `event: update` with `{"version", "html"}`. A table that
+changes while its groups render is rendered again once they are done, never twice at once.
+"""
+
+import asyncio
+import logging
+
+from companion_app.server.live import pages
+from companion_app.server.live.groups import Group, Watch
+from companion_app.server.live.pages import PANEL_PAGES, Rendered
+from companion_app.server.live.stream import Refused, sse_event
+
+log = logging.getLogger(__name__)
+NOT_FOUND = 404
+
+
+class Renders:
+    """Renders and pushes the pages of one hub's groups."""
+
+    def __init__(self, hub) -> None:
+        """For `hub` (a LiveHub: its app, threads, box panel feed and task spawner)."""
+        self.hub = hub
+
+    async def render(self, group: Group) -> Rendered:
+        """Render the group's page once, in the hub's threads."""
+        return await self.hub.in_threads(
+            pages.render, self.hub.app, group.table_id, group.page, group.lang, group.host
+        )
+
+    def accept(self, group: Group, rendered: Rendered) -> None:
+        """Push a render to the group's subscribers if it is newer than the last one."""
+        if rendered.html is None or rendered.version is None:
+            return
+        version = pages.version_key(rendered.version)
+        if group.version is not None and version <= group.version:
+            return
+        group.version = version
+        group.event = sse_event("update", {"version": rendered.version, "html": rendered.html})
+        for subscriber in group.subscribers:
+            subscriber.offer("update", group.event)
+
+    def refresh(self, table_id: str, watch: Watch) -> None:
+        """Re-render every group of a changed table (again after, if it changes meanwhile)."""
+        if watch.refreshing:
+            watch.again = True
+            return
+        watch.refreshing = True
+        self.hub.spawn(self._refresh_loop(table_id, watch))
+
+    async def _refresh_loop(self, table_id: str, watch: Watch) -> None:
+        """Render each group once per change, push, then look at the box's animation."""
+        try:
+            while not self.hub.closed:
+                watch.again = False
+                groups = list(watch.groups.values())
+                results = await asyncio.gather(
+                    *(self.render(group) for group in groups), return_exceptions=True
+                )
+                for group, rendered in zip(groups, results, strict=True):
+                    if isinstance(rendered, Rendered):
+                        self.accept(group, rendered)
+                    else:
+                        log.error("live render of %s failed", table_id, exc_info=rendered)
+                if any(group.page in PANEL_PAGES for group in groups):
+                    self.hub.spawn(self.hub.panel.check_frame(table_id, watch))
+                if not watch.again:
+                    break
+        finally:
+            watch.refreshing = False
+
+    async def first(self, watch: Watch, group: Group) -> None:
+        """A new group's first page (refuses the stream if the page is not there to follow)."""
+        rendered = await self.render(group)
+        if rendered.status == NOT_FOUND:
+            raise Refused(NOT_FOUND, f"There is no table {group.table_id[:40]}.")
+        if rendered.html is None or rendered.version is None:
+            raise Refused(rendered.status, f"This page cannot be followed ({rendered.status}).")
+        self.accept(group, rendered)
+        if watch.version is None:
+            watch.version = rendered.version
+        if group.page in PANEL_PAGES:
+            self.hub.spawn(self.hub.panel.check_frame(group.table_id, watch))
