@@ -6,7 +6,7 @@ port away and bring it back at a new path, `press()`/`release()` work the seat b
 `leds()` reads what the strip shows. Filters let tests corrupt the bytes in either direction.
 
 `PtyBox` is what both simulated boxes share (the port, the strip); `Simulator` runs the
-firmware's Box under CPython, `mpsim.MicroPythonSimulator` the whole firmware under real
+firmware's Box under CPython, `micropython.MicroPythonSimulator` the whole firmware under real
 MicroPython. Both model the board's input side: one tick every Box.TICK_MS, bytes crossing
 the line at 115200 baud into MicroPython's 260-byte stdin ring, lost when it is full.
 """
