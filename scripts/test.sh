@@ -16,4 +16,7 @@ fi
 
 .venv/bin/ruff check --quiet .
 bash scripts/setup-firmware-tests.sh
-.venv/bin/python -m pytest -q "$@"
+# Both cores (pytest-xdist; worksteal keeps the long browser walks from waiting behind each
+# other); the slowest tests are listed at the end. COMPANION_LONG_PROPERTIES=1 plays the
+# property tests' full game counts (tests/game_counts.py).
+.venv/bin/python -m pytest -q -n auto --dist worksteal --durations=15 "$@"

@@ -12,9 +12,10 @@ from scoring import for_sale
 from scoring.errors import IllegalMove
 from scoring.for_sale import cards
 from scoring.sheets import score_sheet
+from tests.game_counts import games
 from tests.scoring.for_sale_random import random_junk_move, random_move
 
-GAMES_PER_TABLE = 120
+GAMES_PER_TABLE = games(full=120, quick=60)
 #: One step in this many also tries a random junk move that must be refused cleanly.
 JUNK_EVERY = 3
 

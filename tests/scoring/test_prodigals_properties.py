@@ -12,10 +12,11 @@ from scoring.errors import IllegalMove
 from scoring.prodigals_club.board import MAX_VOTES, ROUNDS
 from scoring.prodigals_club.scores import all_scores
 from scoring.sheets import score_sheet
+from tests.game_counts import games
 from tests.scoring.prodigals_play import ALL, setup
 from tests.scoring.prodigals_random import CHART, random_junk_move, random_move
 
-GAMES = 300
+GAMES = games(full=300, quick=100)
 MAX_STEPS = 400
 JUNK_EVERY = 5
 

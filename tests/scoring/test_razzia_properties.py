@@ -12,9 +12,10 @@ from scoring import razzia
 from scoring.errors import IllegalMove
 from scoring.razzia import cards
 from scoring.sheets import score_sheet
+from tests.game_counts import games
 from tests.scoring.razzia_random import random_junk_move, random_move
 
-GAMES_PER_PLAYER_COUNT = 500
+GAMES_PER_PLAYER_COUNT = games(full=500, quick=150)
 #: One step in this many also tries a random junk move that must be refused cleanly.
 JUNK_EVERY = 4
 

@@ -13,9 +13,10 @@ from scoring.errors import IllegalMove
 from scoring.sheets import score_sheet
 from scoring.thieves_guild import moves as move_rules
 from scoring.thieves_guild.queries import gold_total
+from tests.game_counts import games
 from tests.scoring.thieves_guild_random import names, random_junk_move, random_move
 
-GAMES_PER_COUNT = 300
+GAMES_PER_COUNT = games(full=300, quick=100)
 #: Every this many games is also replayed from its stored moves.
 REPLAY_EVERY = 10
 #: One step in this many also tries a random junk move, which must change nothing.

@@ -1,11 +1,17 @@
-"""A complete 4-player game played only by clicking in headless Chromium, with screenshots."""
+"""A complete 4-player game played only by clicking in headless Chromium, with screenshots.
 
+The same game is Razzia!'s viewport walk (tests/web/walk.py): after every tap the page it led
+to, and the same position on a Czech tablet, must keep the next decision in view.
+"""
+
+import re
 from io import BytesIO
 
 import pytest
 
 from tests.live import check_tablet_fit, screenshot
 from tests.web import game_script as g
+from tests.web.walk import Walk
 
 #: Touch targets on the pages: buttons, button-like links, inputs, ticked labels.
 TARGETS = (
@@ -13,6 +19,8 @@ TARGETS = (
     "label.chip span, label.take, summary, .table-link"
 )
 LANDSCAPE = {"width": 1024, "height": 768}
+#: A table page's address (a tap's redirect may add ?seat= or #panel).
+TABLE_PAGE = re.compile(r"/tables/([^/?#]+)(?:[?#]|$)")
 PORTRAIT = {"width": 800, "height": 1280}
 
 
@@ -98,12 +106,31 @@ def check_qr(page, base: str) -> None:
     assert decoded[0].text.endswith("/results")
 
 
+class WalkedTablet(Tablet):
+    """The clicking tablet, with a walk that checks every position it reaches (and in Czech)."""
+
+    def __init__(self, page, walk: Walk) -> None:
+        super().__init__(page)
+        self.walk = walk
+
+    def submit(self, selector: str) -> None:
+        """Click, wait for the page, then check that position on both tablets."""
+        super().submit(selector)
+        table = TABLE_PAGE.search(self.page.url)
+        if table:
+            self.walk.follow(table.group(1))
+            self.walk.look(selector, shown=("en", self.page))
+            self.page.set_viewport_size(LANDSCAPE)
+
+
 @pytest.mark.browser
 def test_a_whole_game_by_clicking(live_server, browser):
-    """Three rounds of draws, auctions, a thief and forced auctions; final standings match."""
+    """Three rounds of draws, auctions, a thief and forced auctions; final standings match;
+    every decision in view after every tap (RULES.md §1; the walk of tests/web/walk.py)."""
     base, _app = live_server
     page = browser.new_page(viewport=LANDSCAPE)
-    tablet = Tablet(page)
+    walk = Walk(base, browser, "razzia", languages=("cs",))
+    tablet = WalkedTablet(page, walk)
     seat_players(tablet, base)
     shots = {(0, 28): "table", (0, 5): "auction"}
     for number, (steps, scores, totals) in enumerate(g.ROUNDS):
@@ -116,6 +143,9 @@ def test_a_whole_game_by_clicking(live_server, browser):
             if number == 0:
                 tablet.shot("round-end")
             tablet.submit("[data-testid=next-round]")
+    walk.close()
+    phases = {"deal", "turn", "auction", "round_end", "game_over"}
+    assert {(lang, phase) for lang in ("cs", "en") for phase in phases} <= walk.seen
     tablet.shot("final")
     ranking = page.query_selector_all(".final .ranking li")
     shown = [
