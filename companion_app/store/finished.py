@@ -164,3 +164,21 @@ def generation(conn: sqlite3.Connection) -> tuple:
         (GENERATION_KEY,),
     ).fetchone()
     return tuple(row)
+
+
+def rated_games(conn: sqlite3.Connection) -> list[tuple[str, str, tuple, tuple]]:
+    """(table id, game, persons, ranks) of every finished game, in the order they ended."""
+    rows = conn.execute(
+        "SELECT finished_games.table_id, finished_games.game, seats.person_id, placings.rank"
+        " FROM finished_games"
+        " JOIN placings ON placings.table_id = finished_games.table_id"
+        " JOIN seats ON seats.table_id = placings.table_id AND seats.seat = placings.seat"
+        f" WHERE {NOT_ABANDONED}" + _ORDER
+    )
+    found: list[tuple[str, str, list, list]] = []
+    for row in rows:
+        if not found or found[-1][0] != row["table_id"]:
+            found.append((row["table_id"], row["game"], [], []))
+        found[-1][2].append(row["person_id"])
+        found[-1][3].append(row["rank"])
+    return [(table, game, tuple(persons), tuple(ranks)) for table, game, persons, ranks in found]

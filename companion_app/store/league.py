@@ -173,3 +173,15 @@ def seasons_of(conn: sqlite3.Connection, evening_id: int) -> list[Season]:
         (evening_id,),
     ).fetchall()
     return [season(conn, row["season_id"]) for row in rows]
+
+
+def evening_tables(conn: sqlite3.Connection, evening_id: int) -> list[str]:
+    """The ids of an evening's tables (not abandoned), the earliest started first."""
+    rows = conn.execute(
+        "SELECT tables.id FROM table_evenings JOIN tables ON tables.id = table_evenings.table_id"
+        " WHERE table_evenings.evening_id = ?"
+        " AND tables.id NOT IN (SELECT table_id FROM abandoned_tables)"
+        " ORDER BY tables.created_at, tables.id",
+        (evening_id,),
+    ).fetchall()
+    return [row["id"] for row in rows]

@@ -58,6 +58,16 @@ class RatingBook:
         #: The table ids added, in order (the caller may extend a book whose list is a prefix).
         self.tables: list[str] = []
 
+    def copy(self) -> "RatingBook":
+        """A book with the same ratings that can be extended without touching this one."""
+        twin = RatingBook()
+        twin.model = self.model
+        twin.overall = dict(self.overall)
+        twin.by_game = dict(self.by_game)
+        twin.counted = dict(self.counted)
+        twin.tables = list(self.tables)
+        return twin
+
     def add(self, game: RatedGame) -> None:
         """Update everyone at `game` overall and in its game's ratings."""
         self._rate(self.overall, list(game.persons), game.ranks, None)
