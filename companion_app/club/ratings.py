@@ -2,7 +2,8 @@
 
 The book is rebuilt from the finished games in the order they ended whenever that list
 changed other than by games ending after all the others (an end undone, a merge, a table
-abandoned); a game that ends after every counted one is only added. Readers get a book that
+abandoned: a game counted, its people or ranks changed); a game that ends after every
+counted one is only added. Readers get a book that
 is never changed after it is handed out (an update works on a copy).
 """
 
@@ -42,8 +43,8 @@ def book() -> RatingBook:
 
 def _updated(old: RatingBook, games: list[RatedGame]) -> RatingBook:
     """A book of `games`: `old` extended when it counted a prefix of them, else a new one."""
-    counted = len(old.tables)
-    if old.tables == [game.table_id for game in games[:counted]]:
+    counted = len(old.games)
+    if old.games == games[:counted]:
         fresh = old.copy()
         rest = games[counted:]
     else:

@@ -55,8 +55,8 @@ class RatingBook:
         self.overall: dict[Hashable, object] = {}
         self.by_game: dict[tuple[str, Hashable], object] = {}
         self.counted: dict[tuple[str | None, Hashable], int] = {}
-        #: The table ids added, in order (the caller may extend a book whose list is a prefix).
-        self.tables: list[str] = []
+        #: The games added, in order (a caller may extend a book whose games are a prefix).
+        self.games: list[RatedGame] = []
 
     def copy(self) -> "RatingBook":
         """A book with the same ratings that can be extended without touching this one."""
@@ -65,7 +65,7 @@ class RatingBook:
         twin.overall = dict(self.overall)
         twin.by_game = dict(self.by_game)
         twin.counted = dict(self.counted)
-        twin.tables = list(self.tables)
+        twin.games = list(self.games)
         return twin
 
     def add(self, game: RatedGame) -> None:
@@ -73,7 +73,7 @@ class RatingBook:
         self._rate(self.overall, list(game.persons), game.ranks, None)
         keys = [(game.game, person) for person in game.persons]
         self._rate(self.by_game, keys, game.ranks, game.game)
-        self.tables.append(game.table_id)
+        self.games.append(game)
 
     def _rate(self, book: dict, keys: list, ranks: tuple, game: str | None) -> None:
         """One openskill update of the ratings under `keys` in `book`."""

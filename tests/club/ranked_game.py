@@ -39,7 +39,12 @@ def summary(state: dict) -> dict:
     names = [player["name"] for player in state["players"]]
     ranks = state["ranks"] or []
     winners = [name for name, rank in zip(names, ranks, strict=False) if rank == 1]
-    return {"players": names, "round": 1, "finished": state["ranks"] is not None, "winners": winners}
+    return {
+        "players": names,
+        "round": 1,
+        "finished": state["ranks"] is not None,
+        "winners": winners,
+    }
 
 
 def results(state: dict) -> dict:
@@ -49,7 +54,13 @@ def results(state: dict) -> dict:
         "finished": state["ranks"] is not None,
         "highest_wins": True,
         "players": [
-            {"seat": seat, "name": player["name"], "score": -rank, "rank": rank, "winner": rank == 1}
+            {
+                "seat": seat,
+                "name": player["name"],
+                "score": -rank,
+                "rank": rank,
+                "winner": rank == 1,
+            }
             for seat, (player, rank) in enumerate(zip(state["players"], ranks, strict=True))
         ],
         "categories": [],
