@@ -18,10 +18,20 @@ from scoring.errors import RuleError
 from scoring.games import get_game
 
 
-def follow_create(conn: sqlite3.Connection, table_id: str, names: list, now: str) -> None:
+def follow_create(
+    conn: sqlite3.Connection, table_id: str, game: str, state: dict, now: str
+) -> None:
     """Seat a new table's people and put it into today's evening."""
-    roster.seat_people(conn, table_id, [str(name) for name in names], now)
+    roster.seat_people(conn, table_id, seat_names(game, state), now)
     league.assign_evening(conn, table_id, datetime.fromisoformat(now))
+
+
+def seat_names(game: str, state: dict) -> list[str]:
+    """The names in seat order: from the results where the game has them, else its summary."""
+    final = _final(game, state)
+    if final is not None:
+        return [str(player["name"]) for player in final["players"]]
+    return [str(name) for name in get_game(game).summary(state).get("players", [])]
 
 
 def follow_state(conn: sqlite3.Connection, table_id: str, game: str, state: dict, now: str) -> None:

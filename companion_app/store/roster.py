@@ -168,3 +168,12 @@ def seated(conn: sqlite3.Connection, table_id: str) -> list[Person]:
         (table_id,),
     ).fetchall()
     return [Person(row["id"], row["name"]) for row in rows]
+
+
+def seat_people_map(conn: sqlite3.Connection) -> dict[tuple[str, int], tuple[int, str]]:
+    """(table id, seat) -> (person id, their name now), for every linked seat."""
+    rows = conn.execute(
+        "SELECT seats.table_id, seats.seat, people.id, people.name"
+        " FROM seats JOIN people ON people.id = seats.person_id"
+    )
+    return {(row[0], row[1]): (row[2], row[3]) for row in rows}

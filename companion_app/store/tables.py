@@ -78,8 +78,7 @@ class Store:
             raise InvalidSetup(N_("A table setup must be an object."))
         state_text = _dumps(rules.new_table(setup))
         state = json.loads(state_text)
-        summary = rules.summary(state)
-        finished = bool(summary["finished"])
+        finished = bool(rules.summary(state)["finished"])
         now = _now()
         conn = db.get_db()
         with db.write_transaction(conn):
@@ -90,7 +89,7 @@ class Store:
                 (table_id, game, _dumps(setup), state_text, int(finished), now, now),
             )
             reveal_gate.follow_create(conn, table_id, rules, state)
-            club_sync.follow_create(conn, table_id, summary["players"], now)
+            club_sync.follow_create(conn, table_id, game, state, now)
             club_sync.follow_state(conn, table_id, game, state, now)
         self._cache.put((table_id, 0), state)
         created = datetime.fromisoformat(now)
