@@ -122,9 +122,7 @@ def test_an_abandoned_table_never_counts(app, club):
     assert_close(club_ordinals(app), openskill_ordinals(FIRST))
 
 
-def test_each_game_has_its_own_ratings_and_the_overall_counts_every_game(
-    app, club, monkeypatch
-):
+def test_each_game_has_its_own_ratings_and_the_overall_counts_every_game(app, club, monkeypatch):
     monkeypatch.setitem(games._GAMES, "ranked_b", lambda: ranked_game.MODULE)
     club.play(*FIRST)
     with app.app_context():
