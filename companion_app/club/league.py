@@ -2,18 +2,23 @@
 
 from dataclasses import dataclass
 
-from companion_app.store import db, finished
+from companion_app.store import db, finished, roster
 from companion_app.store.league import Season
 from scoring.league.points import game_points
-from scoring.league.standings import Placing, Standing, standings
+from scoring.league.standings import Standing, standings
+
+#: The latest games a standings page lists (all of them count).
+LATEST = 20
 
 
 @dataclass
 class Board:
-    """Standings with what they cover: the rows, the games counted and everyone's names."""
+    """Standings with what they cover: the rows, how many games count, the latest of them and
+    everyone's names."""
 
     rows: list[Standing]
-    plays: list[finished.Play]
+    counted: int
+    latest: list[finished.Play]
     names: dict[int, str]
 
     def name(self, person: int) -> str:
@@ -24,10 +29,11 @@ class Board:
 def board(season: Season, evening_id: int | None = None) -> Board:
     """The season's standings, or one of its evenings' (evening_id) under the season's rule."""
     wanted = season.evenings if evening_id is None else (evening_id,)
-    plays = finished.plays(db.get_db(), evenings=wanted)
-    games = [[Placing(seat.person, seat.rank) for seat in play.seats] for play in plays]
-    names = {seat.person: seat.person_name for play in plays for seat in play.seats}
-    return Board(standings(season.rule, games), plays, names)
+    conn = db.get_db()
+    games = finished.placings_of(conn, wanted)  # [(person, rank), ...] per game
+    names = roster.names(conn)
+    latest = finished.plays(conn, evenings=wanted, latest=LATEST)[::-1]
+    return Board(standings(season.rule, games), len(games), latest, names)
 
 
 def play_points(season: Season, play: finished.Play) -> list:

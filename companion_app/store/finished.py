@@ -104,18 +104,63 @@ def plays(
     *,
     person: int | None = None,
     evenings: Iterable[int] | None = None,
+    latest: int | None = None,
 ) -> list[Play]:
-    """Finished games in the order they ended: all, a person's, or those of some evenings."""
-    sql, args = _PLAYS_SQL, []
+    """Finished games in the order they ended: all, a person's, or those of some evenings
+    (only the `latest` few of them when given)."""
+    where, args = "", []
     if person is not None:
-        sql += " AND finished_games.table_id IN (SELECT table_id FROM seats WHERE person_id = ?)"
+        where += " AND finished_games.table_id IN (SELECT table_id FROM seats WHERE person_id = ?)"
         args.append(person)
     if evenings is not None:
-        wanted = list(evenings)
-        marks = ",".join("?" * len(wanted))
-        sql += f" AND table_evenings.evening_id IN ({marks})"
+        more, wanted = _in_evenings(evenings)
+        where += more
         args += wanted
-    return _group(conn.execute(sql + _ORDER, args))
+    if latest is not None:
+        chosen = conn.execute(
+            "SELECT finished_games.table_id FROM finished_games"
+            " LEFT JOIN table_evenings ON table_evenings.table_id = finished_games.table_id"
+            f" WHERE {NOT_ABANDONED}{where}"
+            " ORDER BY finished_games.ended_at DESC, finished_games.table_id DESC LIMIT ?",
+            [*args, latest],
+        ).fetchall()
+        where = f" AND finished_games.table_id IN ({','.join('?' * len(chosen))})"
+        args = [row[0] for row in chosen]
+    return _group(conn.execute(_PLAYS_SQL + where + _ORDER, args))
+
+
+def _in_evenings(evenings: Iterable[int]) -> tuple[str, list[int]]:
+    """The SQL condition and its arguments for games of these evenings."""
+    wanted = list(evenings)
+    marks = ",".join("?" * len(wanted))
+    return f" AND table_evenings.evening_id IN ({marks})", wanted
+
+
+def placings_of(conn: sqlite3.Connection, evenings: Iterable[int]) -> list[list[tuple[int, int]]]:
+    """Each finished game of these evenings as [(person, rank), ...], in the order they ended.
+
+    The league reads only these two numbers per seat, so they come as plain tuples: with
+    thousands of games, building full Play objects would cost more than the standings.
+    """
+    where, args = _in_evenings(evenings)
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    rows = cursor.execute(
+        "SELECT finished_games.table_id, seats.person_id, placings.rank FROM finished_games"
+        " JOIN placings ON placings.table_id = finished_games.table_id"
+        " JOIN seats ON seats.table_id = placings.table_id AND seats.seat = placings.seat"
+        " LEFT JOIN table_evenings ON table_evenings.table_id = finished_games.table_id"
+        f" WHERE {NOT_ABANDONED}" + where + _ORDER,
+        args,
+    )
+    games: list[list[tuple[int, int]]] = []
+    current = None
+    for table_id, person, rank in rows:
+        if table_id != current:
+            games.append([])
+            current = table_id
+        games[-1].append((person, rank))
+    return games
 
 
 def _group(rows: Iterable[sqlite3.Row]) -> list[Play]:

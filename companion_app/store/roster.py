@@ -160,6 +160,12 @@ def merge(conn: sqlite3.Connection, keep_id: int, gone_id: int) -> None:
     finished.bump(conn)
 
 
+def names(conn: sqlite3.Connection) -> dict[int, str]:
+    """Every current person's name by id."""
+    rows = conn.execute("SELECT id, name FROM people WHERE merged_into IS NULL")
+    return {row[0]: row[1] for row in rows}
+
+
 def seated(conn: sqlite3.Connection, table_id: str) -> list[Person]:
     """The people at a table, in seat order."""
     rows = conn.execute(

@@ -190,7 +190,7 @@ def _board_context(season_id: int, evening_id: int | None) -> dict:
         "notes": [standings_text.tie_note(row, board) for row in board.rows],
         "rule_text": standings_text.rule_sentence(season.rule),
         "order_text": standings_text.ORDER_SENTENCE,
-        "evenings": [_evening_or_404(each) for each in season.evenings],
+        "evenings": [each for each in stored.evenings(db.get_db()) if each.id in season.evenings],
         "evening_label": evening_label,
         "live_url": public_url(url_for(endpoint, **args)),
         "args": args,
