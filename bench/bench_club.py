@@ -10,6 +10,9 @@ Flask's test client (see bench/README.md):
 - player page after a game ended (ratings extended by one game) / results page;
 - player page after an undone end (ratings rebuilt from every game) / results page.
 
+Each club page is timed in turns with the results page, and each figure is the ratio of the
+two medians, so a machine busy with other work slows both alike.
+
 The results page is the long Razzia! game's (bench/longest_game.py). The 2,000 games are of a
 made-up one-move game registered for the run (as the club's tests do), dealt to 40 people,
 3-5 a table, with random ranks: what the club's pages read of a game is its placings, the
@@ -23,13 +26,14 @@ import tempfile
 import time
 from types import SimpleNamespace
 
-from bench.bench_results import finished_games, median_ms
+from bench.bench_results import finished_games
 from bench.longest_game import longest_game
 from companion_app import create_app
 from companion_app.store import db, get_store, roster
 from scoring import games as registry
 
 PEOPLE = 40
+REPEATS = 7
 SEED = 26
 
 
@@ -61,10 +65,11 @@ def _quick_game() -> SimpleNamespace:
     )
 
 
-def quick_games(app, count: int) -> str:
-    """`count` finished quick games; the id of the last one."""
+def quick_games(app, count: int) -> list[str]:
+    """`count` finished quick games; their ids."""
     rng = random.Random(SEED)
     names = [f"Player {number:02d}" for number in range(PEOPLE)]
+    ids = []
     with app.app_context():
         store = get_store()
         for _ in range(count):
@@ -74,7 +79,8 @@ def quick_games(app, count: int) -> str:
             ranks = [1 + sum(other < rank for other in ranks) for rank in ranks]
             rng.shuffle(ranks)
             store.apply_move(table.id, {"ranks": ranks}, table.version)
-        return table.id
+            ids.append(table.id)
+        return ids
 
 
 def timed_once(client, path: str) -> float:
@@ -83,6 +89,20 @@ def timed_once(client, path: str) -> float:
     response = client.get(path)
     assert response.status_code == 200, (path, response.status_code)
     return (time.perf_counter() - start) * 1000
+
+
+def paired(client, baseline: str, path: str, before=None) -> tuple[float, float]:
+    """Median ms of `path` and of the baseline, timed in turns (a busy machine slows both).
+
+    `before`, when given, runs before each timing of `path` (e.g. a game ends) untimed.
+    """
+    base, timed = [], []
+    for _ in range(REPEATS):
+        base.append(timed_once(client, baseline))
+        if before is not None:
+            before()
+        timed.append(timed_once(client, path))
+    return statistics.median(timed), statistics.median(base)
 
 
 def main() -> None:
@@ -96,42 +116,42 @@ def main() -> None:
         client = app.test_client()
         (razzia,) = finished_games(app, 1, longest_game())
         built = time.perf_counter()
-        last = quick_games(app, count)
+        undoable = quick_games(app, count)[-REPEATS:]
         built = time.perf_counter() - built
         with app.app_context():
             person = roster.find(db.get_db(), "Player 07")
         form = {"name": "Bench", "kind": "placing", "evening": "1"}
         form |= {f"place_{place}": str(points) for place, points in enumerate([10, 6, 4, 2, 1], 1)}
         assert client.post("/club/seasons/new", data=form).status_code == 303
-        results_page = median_ms(client, f"/tables/{razzia}/results")
-        player_page = median_ms(client, f"/people/{person}")
-        standings = median_ms(client, "/club/seasons/1")
-        standings_csv = median_ms(client, "/club/seasons/1/standings.csv")
-        ended = []
-        undone = []
-        for _ in range(3):
-            quick_games(app, 1)
-            ended.append(timed_once(client, f"/people/{person}"))
-            with app.app_context():
-                store = get_store()
-                ranks = store.get(last).state["ranks"]
-                store.undo(last, store.get(last).version)
-            undone.append(timed_once(client, f"/people/{person}"))
-            with app.app_context():
-                store = get_store()
-                store.apply_move(last, {"ranks": ranks}, store.get(last).version)
-    after_end, after_undo = statistics.median(ended), statistics.median(undone)
-    rows = [
-        ("player page / results page", player_page),
-        ("season standings / results page", standings),
-        ("standings CSV / results page", standings_csv),
-        ("player page after a game ended / results page", after_end),
-        ("player page after an undone end / results page", after_undo),
-    ]
+        results = f"/tables/{razzia}/results"
+        page = f"/people/{person}"
+        timed_once(client, page)  # the ratings are built once per process
+        rows = [
+            ("player page / results page", *paired(client, results, page)),
+            ("season standings / results page", *paired(client, results, "/club/seasons/1")),
+            (
+                "standings CSV / results page",
+                *paired(client, results, "/club/seasons/1/standings.csv"),
+            ),
+            (
+                "player page after a game ended / results page",
+                *paired(client, results, page, before=lambda: quick_games(app, 1)),
+            ),
+            (
+                "player page after an undone end / results page",
+                *paired(client, results, page, before=lambda: _undo_end(app, undoable.pop())),
+            ),
+        ]
     print(f"{count} finished games of {PEOPLE} people, built in {built:.0f} s")
-    for label, value in rows:
-        ratio = value / results_page
-        print(f"{label:<52}{ratio:6.2f}   {value:7.2f} vs {results_page:.2f} ms")
+    for label, value, baseline in rows:
+        print(f"{label:<52}{value / baseline:6.2f}   {value:7.2f} vs {baseline:.2f} ms")
+
+
+def _undo_end(app, table_id: str) -> None:
+    """Undo the end of one of the latest games (the ratings are then rebuilt from all)."""
+    with app.app_context():
+        store = get_store()
+        store.undo(table_id, store.get(table_id).version)
 
 
 if __name__ == "__main__":

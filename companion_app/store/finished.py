@@ -213,7 +213,9 @@ def generation(conn: sqlite3.Connection) -> tuple:
 
 def rated_games(conn: sqlite3.Connection) -> list[tuple[str, str, tuple, tuple]]:
     """(table id, game, persons, ranks) of every finished game, in the order they ended."""
-    rows = conn.execute(
+    cursor = conn.cursor()
+    cursor.row_factory = None  # plain tuples: thousands of rows
+    rows = cursor.execute(
         "SELECT finished_games.table_id, finished_games.game, seats.person_id, placings.rank"
         " FROM finished_games"
         " JOIN placings ON placings.table_id = finished_games.table_id"
@@ -221,9 +223,9 @@ def rated_games(conn: sqlite3.Connection) -> list[tuple[str, str, tuple, tuple]]
         f" WHERE {NOT_ABANDONED}" + _ORDER
     )
     found: list[tuple[str, str, list, list]] = []
-    for row in rows:
-        if not found or found[-1][0] != row["table_id"]:
-            found.append((row["table_id"], row["game"], [], []))
-        found[-1][2].append(row["person_id"])
-        found[-1][3].append(row["rank"])
+    for table_id, game, person, rank in rows:
+        if not found or found[-1][0] != table_id:
+            found.append((table_id, game, [], []))
+        found[-1][2].append(person)
+        found[-1][3].append(rank)
     return [(table, game, tuple(persons), tuple(ranks)) for table, game, persons, ranks in found]

@@ -7,6 +7,7 @@ from markupsafe import Markup
 
 from companion_app.club import chart, profile, ratings
 from companion_app.i18n import translate_error
+from companion_app.server import rights
 from companion_app.store import db, roster
 from companion_app.web.results import title_of
 from scoring.league.roster import RosterError, name_key
@@ -64,7 +65,13 @@ def person(person_id: int):
         place_label=gettext("Place"),
         first_last=(_day(plays[0].ended), _day(plays[-1].ended)) if plays else ("", ""),
     )
-    others = [p for p in roster.everyone(db.get_db()) if p.id != found.person.id]
+    others = []
+    if rights.is_organiser():  # the merge chips: everyone else, by name
+        named = roster.names(db.get_db())
+        others = sorted(
+            (roster.Person(pid, name) for pid, name in named.items() if pid != found.person.id),
+            key=lambda person: (name_key(person.name), person.id),
+        )
     return render_template(
         "club/person.html",
         found=found,
