@@ -1,9 +1,10 @@
 """Ratings of the club's people, kept in memory and brought up to date when games end.
 
-The book is rebuilt from the finished games in the order they ended whenever that list
-changed other than by games ending after all the others (an end undone, a merge, a table
-abandoned: a game counted, its people or ranks changed); a game that ends after every
-counted one is only added. Readers get a book that
+When the finished games (in the order they ended) change, the book goes back to where the
+old and the new list part (its latest checkpoint before that point, scoring/league/ratings.py)
+and adds the games from there: a game that ends after every counted one is only added; an
+undone end of a recent game replays the games since the last checkpoint; a merge, which
+changes games from the first one on, rebuilds all. Readers get a book that
 is never changed after it is handed out (an update works on a copy).
 """
 
@@ -42,14 +43,14 @@ def book() -> RatingBook:
 
 
 def _updated(old: RatingBook, games: list[RatedGame]) -> RatingBook:
-    """A book of `games`: `old` extended when it counted a prefix of them, else a new one."""
-    counted = len(old.games)
-    if old.games == games[:counted]:
-        fresh = old.copy()
-        rest = games[counted:]
-    else:
-        fresh, rest = RatingBook(), games
-    for game in rest:
+    """A book of `games`: `old` rewound to where the two lists part, then the rest added."""
+    same = 0
+    for before, now in zip(old.games, games, strict=False):
+        if before != now:
+            break
+        same += 1
+    fresh = old.copy() if same == len(old.games) else old.rewound(same)
+    for game in games[len(fresh.games) :]:
         fresh.add(game)
     return fresh
 

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-#: Decimals of a rating as pages show it.
-SHOWN_DECIMALS = 1
+#: A book keeps a copy of itself every this many games, so a change near the end of the
+#: history (an undone end) replays at most this many games instead of all of them.
+CHECKPOINT_EVERY = 100
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,8 @@ class RatingBook:
         self.counted: dict[tuple[str | None, Hashable], int] = {}
         #: The games added, in order (a caller may extend a book whose games are a prefix).
         self.games: list[RatedGame] = []
+        #: Copies of this book after every CHECKPOINT_EVERY games, by games counted.
+        self.checkpoints: dict[int, RatingBook] = {}
 
     def copy(self) -> "RatingBook":
         """A book with the same ratings that can be extended without touching this one."""
@@ -66,6 +69,16 @@ class RatingBook:
         twin.by_game = dict(self.by_game)
         twin.counted = dict(self.counted)
         twin.games = list(self.games)
+        twin.checkpoints = dict(self.checkpoints)
+        return twin
+
+    def rewound(self, count: int) -> "RatingBook":
+        """A book of this one's first games, at most `count` (its latest checkpoint below)."""
+        kept = max((at for at in self.checkpoints if at <= count), default=0)
+        if kept == 0:
+            return RatingBook()
+        twin = self.checkpoints[kept].copy()
+        twin.checkpoints = {at: book for at, book in self.checkpoints.items() if at <= kept}
         return twin
 
     def add(self, game: RatedGame) -> None:
@@ -74,6 +87,10 @@ class RatingBook:
         keys = [(game.game, person) for person in game.persons]
         self._rate(self.by_game, keys, game.ranks, game.game)
         self.games.append(game)
+        if len(self.games) % CHECKPOINT_EVERY == 0:
+            snapshot = self.copy()
+            snapshot.checkpoints = {}
+            self.checkpoints[len(self.games)] = snapshot
 
     def _rate(self, book: dict, keys: list, ranks: tuple, game: str | None) -> None:
         """One openskill update of the ratings under `keys` in `book`."""

@@ -145,3 +145,28 @@ def test_a_merge_rebuilds_the_ratings_as_one_person(app, club):
         with db.write_transaction(conn):
             roster.merge(conn, bob, bobby)
     assert_close(club_ordinals(app), openskill_ordinals(FIRST, SECOND))
+
+
+def test_a_change_near_the_end_replays_from_the_last_checkpoint(monkeypatch):
+    """The kept book goes back to its checkpoint before the change, with the same numbers as
+    rating every game again (an undone end of a recent game replays few games)."""
+    from companion_app.club.ratings import _updated
+    from scoring.league import ratings as pure
+
+    monkeypatch.setattr(pure, "CHECKPOINT_EVERY", 2)
+    played = [FIRST, SECOND, THIRD, FIRST, SECOND, THIRD, FIRST]
+    games = [
+        pure.RatedGame(f"t{index}", "ranked", tuple(names), tuple(ranks))
+        for index, (names, ranks) in enumerate(played)
+    ]
+    book = pure.rate_games(games)
+    assert sorted(book.checkpoints) == [2, 4, 6]
+    without_fifth = games[:4] + games[5:]
+    rewound = book.rewound(4)
+    assert [game.table_id for game in rewound.games] == ["t0", "t1", "t2", "t3"]
+    updated = _updated(book, without_fifth)
+    expected = pure.rate_games(without_fifth)
+    for name in ("Ann", "Bob", "Cid", "Dee"):
+        assert updated.rating(name) == expected.rating(name)
+        assert updated.rating(name, "ranked") == expected.rating(name, "ranked")
+    assert book.rating("Ann") == pure.rate_games(games).rating("Ann")  # the old book is intact
