@@ -5,7 +5,8 @@ most a few results pages". Prints ratios measured in the same run, in-process th
 Flask's test client (see bench/README.md):
 
 - player page / results page (a person with about a tenth of the games; warm ratings);
-- season standings (every game in one season) / results page;
+- season standings (every game in one season) / results page, kept between games, and after a
+  game ended (computed again from every game's placings);
 - standings CSV / results page;
 - player page after a game ended (ratings extended by one game) / results page;
 - player page after an undone end (ratings rebuilt from every game) / results page.
@@ -129,6 +130,10 @@ def main() -> None:
         rows = [
             ("player page / results page", *paired(client, results, page)),
             ("season standings / results page", *paired(client, results, "/club/seasons/1")),
+            (
+                "season standings after a game ended / results page",
+                *paired(client, results, "/club/seasons/1", before=lambda: quick_games(app, 1)),
+            ),
             (
                 "standings CSV / results page",
                 *paired(client, results, "/club/seasons/1/standings.csv"),
