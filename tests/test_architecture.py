@@ -21,10 +21,11 @@ APP = "companion_app"
 #: The app's rooms and the rooms each may import (its own room always; `scoring` always).
 #: The factory (`companion_app/__init__.py`) and the CLI (`cli/`) wire everything.
 ALLOWED = {
-    "web": {"games", "results", "device", "server", "store", "i18n", "config"},
+    "web": {"games", "results", "club", "device", "server", "store", "i18n", "config"},
     "api": {"device", "server", "store", "i18n", "config"},
     "games": {"store", "i18n", "config"},
     "results": set(),
+    "club": {"store", "i18n", "config"},
     "device": {"bridge", "store", "config"},
     "simulator": {"bridge"},
     "bridge": set(),

@@ -2,7 +2,9 @@
 
 A play is a plain dict built from a finished table and its `results(state)`:
 {"id", "game", "title", "ended" (datetime), "highest_wins", "code",
- "players": [{"seat", "name", "score", "rank", "winner"}]}.
+ "players": [{"seat", "name", "score", "rank", "winner"}]}; a player may also carry "person"
+(the roster's id) and "person_name" (their name now): statistics then count the person,
+whatever spelling each table used.
 """
 
 import csv
@@ -49,8 +51,13 @@ def filter_plays(plays: Iterable[dict], game: str = "", player: str = "") -> lis
         play
         for play in plays
         if (not game or play["game"] == game)
-        and (not wanted or any(p["name"].casefold() == wanted for p in play["players"]))
+        and (not wanted or any(wanted in _spellings(p) for p in play["players"]))
     ]
+
+
+def _spellings(player: dict) -> set[str]:
+    """The names a player of a play answers to: the table's spelling and the person's name."""
+    return {player["name"].casefold(), player.get("person_name", player["name"]).casefold()}
 
 
 def player_stats(plays: Iterable[dict]) -> list[dict]:
@@ -59,11 +66,12 @@ def player_stats(plays: Iterable[dict]) -> list[dict]:
     rows: dict[tuple[str, str], dict] = {}
     for play in plays:
         for player in play["players"]:
-            key = (player["name"].casefold(), play["game"])
+            name = player.get("person_name", player["name"])
+            key = (player.get("person", name.casefold()), play["game"])
             row = rows.setdefault(
                 key,
                 {
-                    "name": player["name"],
+                    "name": name,
                     "game": play["game"],
                     "title": play["title"],
                     "highest_wins": play["highest_wins"],
@@ -73,7 +81,7 @@ def player_stats(plays: Iterable[dict]) -> list[dict]:
             )
             row["scores"].append(player["score"])
             row["wins"] += bool(player["winner"])
-    ordered = sorted(rows.items(), key=lambda item: (_sort_key(item[0][0]), item[0]))
+    ordered = sorted(rows.items(), key=lambda item: (_sort_key(item[1]["name"]), str(item[0])))
     return [_summarise(row) for _key, row in ordered]
 
 

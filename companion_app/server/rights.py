@@ -20,20 +20,25 @@ from companion_app.server.errors import refuse
 from scoring.errors import N_
 
 HOST, SCORER = "host", "scorer"
+#: The club's organiser: renames and merges people, names evenings, defines seasons.
+ORGANISER = "organiser"
 EDIT_ROLES = frozenset({HOST, SCORER})
 #: Write-endpoint policies (declare() them next to the URL rules).
-OPEN, EDIT, HOST_ONLY, BOX, BOX_OR_EDIT, IN_VIEW = (
+OPEN, EDIT, HOST_ONLY, BOX, BOX_OR_EDIT, IN_VIEW, CLUB = (
     "open",
     "edit",
     "host",
     "box",
     "box_or_edit",
     "in_view",
+    "club",
 )
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 FORBIDDEN = 403
 #: Session entry: [[table id, role], ...], oldest first; forgotten past MAX_REMEMBERED.
 SESSION_KEY = "tables"
+#: Session entry: true once this browser opened the organiser link and confirmed.
+ORGANISER_SESSION_KEY = "organiser"
 MAX_REMEMBERED = 64
 #: Key length in bytes before base64 (128 bits: not guessable, short enough for a QR code).
 KEY_BYTES = 16
@@ -48,6 +53,11 @@ NEEDS_EDIT = N_(
 NEEDS_HOST = N_("Only the host of this table can do that.")
 NEEDS_BOX = N_("Only the table box (its bridge) or this computer can do that.")
 BAD_LINK = N_("This link does not let anyone score this table; ask the host for a new one.")
+NEEDS_ORGANISER = N_(
+    "Only the club's organiser can change people, evenings and seasons; the organiser link is"
+    " on the club page of the companion's own computer."
+)
+BAD_ORGANISER_LINK = N_("This link does not make anyone the organiser; ask for a new one.")
 UNDECLARED = N_("This request changes nothing anyone may change from here.")
 
 
@@ -75,6 +85,33 @@ def table_key(table_id: str, role: str) -> str:
 def device_key() -> str:
     """The key the box bridge sends (`companion device key` prints it)."""
     return _digest("device")
+
+
+def organiser_key() -> str:
+    """The key of the organiser link (shown on the club page of this computer)."""
+    return _digest("organiser")
+
+
+def is_organiser() -> bool:
+    """True for this computer, the organiser key, or a browser that took the organiser link."""
+    if request.environ.get(VIEWER_ENVIRON):
+        return False
+    if is_local() or _same(_bearer(), organiser_key()):
+        return True
+    return session.get(ORGANISER_SESSION_KEY) is True
+
+
+def is_organiser_key(key: str) -> bool:
+    """True if `key` is the organiser link's key (compared in constant time)."""
+    return _same(key, organiser_key())
+
+
+def grant_organiser(key: str) -> None:
+    """Remember this browser as the organiser, if `key` is the organiser key (else refuse)."""
+    if not is_organiser_key(key):
+        raise NotAllowed(BAD_ORGANISER_LINK)
+    session[ORGANISER_SESSION_KEY] = True
+    session.permanent = True
 
 
 def _same(given: str | None, expected: str) -> bool:
@@ -175,6 +212,10 @@ def check_rights() -> None:
         if not is_box():
             raise NotAllowed(NEEDS_BOX)
         return
+    if policy == CLUB:
+        if not is_organiser():
+            raise NotAllowed(NEEDS_ORGANISER)
+        return
     if table_id is None:
         raise NotAllowed(UNDECLARED)
     if policy == BOX_OR_EDIT and is_box():
@@ -195,7 +236,7 @@ def page_rights() -> dict:
     """Template names: `table_role` and `can_edit` for the table in the URL (if any)."""
     table_id = (request.view_args or {}).get("table_id") if request else None
     role = role_for(table_id) if isinstance(table_id, str) else None
-    return {"table_role": role, "can_edit": role in EDIT_ROLES}
+    return {"table_role": role, "can_edit": role in EDIT_ROLES, "is_organiser": is_organiser}
 
 
 def init_app(app: Flask) -> None:

@@ -64,6 +64,68 @@ CREATE TABLE IF NOT EXISTS abandoned_tables (
     table_id TEXT PRIMARY KEY REFERENCES tables(id),
     abandoned_at TEXT NOT NULL
 );
+-- The club (docs/club.md), added without a version bump like reveals: older code never reads
+-- these tables, and store/club_sync.py links whatever it finds missing every time it opens.
+-- People of the roster; a merged entry keeps its row, pointing at the person it joined.
+CREATE TABLE IF NOT EXISTS people (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    merged_into INTEGER REFERENCES people(id)
+);
+-- Other spellings of a person (the names of entries merged into it): typed again, they find it.
+CREATE TABLE IF NOT EXISTS person_aliases (
+    person_id INTEGER NOT NULL REFERENCES people(id),
+    name TEXT NOT NULL
+);
+-- Who sat at each seat of each table.
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    person_id INTEGER NOT NULL REFERENCES people(id),
+    PRIMARY KEY (table_id, seat)
+);
+CREATE INDEX IF NOT EXISTS seats_by_person ON seats (person_id);
+-- Club evenings (one per day; a night past midnight is still its evening) and their tables.
+CREATE TABLE IF NOT EXISTS evenings (
+    id INTEGER PRIMARY KEY,
+    day TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE IF NOT EXISTS table_evenings (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id),
+    evening_id INTEGER NOT NULL REFERENCES evenings(id)
+);
+CREATE INDEX IF NOT EXISTS tables_by_evening ON table_evenings (evening_id);
+-- A finished table's final placings, written by the move that ended it, removed by its undo.
+CREATE TABLE IF NOT EXISTS finished_games (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id),
+    game TEXT NOT NULL,
+    ended_at TEXT NOT NULL,
+    highest_wins INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS finished_by_end ON finished_games (ended_at, table_id);
+CREATE TABLE IF NOT EXISTS placings (
+    table_id TEXT NOT NULL REFERENCES finished_games(table_id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    rank INTEGER NOT NULL,
+    score NUMERIC NOT NULL,
+    winner INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seat)
+);
+-- Seasons: a name, the organiser's points rule and the evenings they count.
+CREATE TABLE IF NOT EXISTS seasons (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    rule_json TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS season_evenings (
+    season_id INTEGER NOT NULL REFERENCES seasons(id) ON DELETE CASCADE,
+    evening_id INTEGER NOT NULL REFERENCES evenings(id),
+    PRIMARY KEY (season_id, evening_id)
+);
 -- App-wide choices, JSON values by key (e.g. "device_table": the table the box follows).
 CREATE TABLE IF NOT EXISTS settings (
     key TEXT PRIMARY KEY,

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 
 from flask import Flask, current_app
 
-from companion_app.store import db, reveal_gate, stored_json
+from companion_app.store import club_sync, db, reveal_gate, stored_json
 from companion_app.store.model import (
     LogEntry,
     StaleVersion,
@@ -89,6 +89,8 @@ class Store:
                 (table_id, game, _dumps(setup), state_text, int(finished), now, now),
             )
             reveal_gate.follow_create(conn, table_id, rules, state)
+            club_sync.follow_create(conn, table_id, game, state, now)
+            club_sync.follow_state(conn, table_id, game, state, now)
         self._cache.put((table_id, 0), state)
         created = datetime.fromisoformat(now)
         return Table(table_id, game, setup, 0, state, created, created, finished)
@@ -262,6 +264,8 @@ class Store:
         state = json.loads(state_text)  # exactly what a cold load would give; no shared parts
         finished = bool(get_game(head["game"]).summary(state)["finished"])
         now = _now()
+        if finished or head["finished"]:
+            club_sync.follow_state(conn, head["id"], head["game"], state, now)
         move_text = None if move is None else _dumps(move)
         conn.execute(
             "INSERT INTO log (table_id, seq, kind, move_json, state_json, undoes, top, created_at)"
@@ -310,4 +314,5 @@ def get_store() -> Store:
 def init_app(app: Flask) -> None:
     """Open the database (creating the schema) and attach a Store to `app`."""
     db.init_app(app)
+    club_sync.init_app(app)
     app.extensions[_EXTENSION] = Store(app.config.get("STATE_CACHE_SIZE", DEFAULT_CACHE_SIZE))

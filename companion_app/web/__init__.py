@@ -9,7 +9,7 @@ asks the game's own view module (`companion_app.games`) for what is game-specifi
 from flask import Flask
 
 from companion_app.server import rights
-from companion_app.web import device, pages
+from companion_app.web import club, device, pages
 
 #: Page writes anyone may make: the language, a new table (its creator hosts it), joining
 #: with the scorers' key (checked by the view).
@@ -23,3 +23,4 @@ def init_app(app: Flask) -> None:
     for endpoint in OPEN_WRITES + pages.CALCULATORS:
         rights.declare(app, endpoint, rights.OPEN)
     rights.declare(app, "web.abandon", rights.HOST_ONLY)
+    club.init_app(app)

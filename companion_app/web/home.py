@@ -11,6 +11,7 @@ from companion_app.games import VIEWS, playable, view_for
 from companion_app.i18n import translate_refusal
 from companion_app.server import rights
 from companion_app.store import Table, get_store
+from companion_app.web.people import roster_chips
 from scoring.errors import RuleError
 from scoring.games import game_names, get_game
 
@@ -111,6 +112,7 @@ def new_table(game: str):
         error_area=error_area,
         errors=errors,
         form=request.form,
+        roster=roster_chips(),
         **view.setup_context(),
     )
     return page, (BAD_REQUEST if error else 200)

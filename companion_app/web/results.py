@@ -13,7 +13,7 @@ from markupsafe import Markup
 from companion_app.games import VIEWS, view_for
 from companion_app.results import bgstats, chart, history, links, qr, verify
 from companion_app.server import serve
-from companion_app.store import get_store
+from companion_app.store import db, get_store, roster
 from scoring.games import get_game
 
 NOT_FINISHED = 409
@@ -251,6 +251,7 @@ def export_game(table_id: str):
 def finished_plays() -> list[dict]:
     """Every finished table as a history row, most recent first."""
     store = get_store()
+    people = roster.seat_people_map(db.get_db())
     plays = []
     for table in store.list_tables():
         if not table.finished:
@@ -259,7 +260,12 @@ def finished_plays() -> list[dict]:
         if not final["finished"]:
             continue
         code = verification_code_of(table)
-        plays.append(history.make_play(table, final, title_of(table.game), code))
+        play = history.make_play(table, final, title_of(table.game), code)
+        for player in play["players"]:
+            person = people.get((table.id, player["seat"]))
+            if person is not None:
+                player["person"], player["person_name"] = person
+        plays.append(play)
     return plays
 
 
@@ -274,7 +280,10 @@ def games_history():
     game, player = _filters()
     shown = history.filter_plays(plays, game, player)
     games = sorted({(play["game"], play["title"]) for play in plays}, key=lambda g: g[1])
-    names = sorted({p["name"] for play in plays for p in play["players"]}, key=str.casefold)
+    names = sorted(
+        {p.get("person_name", p["name"]) for play in plays for p in play["players"]},
+        key=str.casefold,
+    )
     return render_template(
         "history_games.html",
         plays=shown,

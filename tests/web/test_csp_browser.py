@@ -35,6 +35,8 @@ def site(tmp_path):
     ids["for_sale"] = response.get_json()["id"]
     response = client.post("/tables/new/prodigals_club", data=setup_form())
     ids["prodigals_club"] = response.headers["Location"].rsplit("/", 1)[-1]
+    season = {"name": "S", "kind": "placing", "place_1": "3", "place_2": "1", "evening": "1"}
+    assert client.post("/club/seasons/new", data=season).status_code == 303
     with served(app) as server:
         yield f"http://127.0.0.1:{server.server_port}", ids
 
@@ -49,6 +51,8 @@ def main_pages(ids: dict) -> list[str]:
         pages += [f"/tables/{table_id}", f"/tables/{table_id}/history"]
     pages += [f"/tables/{playing}/box", f"/tables/{playing}/results"]
     pages += [f"/tables/{finished}/results", f"/tables/{finished}/print/a4"]
+    pages += ["/club", "/people", "/people/1", "/club/evenings/1", "/club/seasons/new"]
+    pages += ["/club/seasons/1", "/club/seasons/1/print/a4", "/club/seasons/1/print/80mm"]
     return pages + [f"/tables/{finished}/print/80mm"]
 
 

@@ -1,0 +1,68 @@
+"""Standings of an evening or a whole season under the season's points rule."""
+
+import copy
+import json
+from dataclasses import dataclass
+
+from flask import current_app
+
+from companion_app.store import db, finished, roster
+from companion_app.store.league import Season
+from scoring.league.points import game_points
+from scoring.league.roster import name_key
+from scoring.league.standings import Standing, standings
+
+#: The latest games a standings page lists (all of them count).
+LATEST = 20
+#: Standings kept per app (season rule, evenings, store generation); past this, start over.
+MEMO_SIZE = 64
+_EXTENSION = "companion_club_standings"
+
+
+@dataclass
+class Board:
+    """Standings with what they cover: the rows, how many games count, the latest of them and
+    everyone's names."""
+
+    rows: list[Standing]
+    counted: int
+    latest: list[finished.Play]
+    names: dict[int, str]
+
+    def name(self, person: int) -> str:
+        """A person's current name."""
+        return self.names[person]
+
+
+def board(season: Season, evening_id: int | None = None) -> Board:
+    """The season's standings, or one of its evenings' (evening_id) under the season's rule."""
+    wanted = season.evenings if evening_id is None else (evening_id,)
+    conn = db.get_db()
+    rows, counted = _standings(conn, season, wanted)
+    names = roster.names(conn)
+    rows.sort(key=lambda row: (row.place, name_key(names.get(row.person, ""))))  # shared: A-Z
+    latest = finished.plays(conn, evenings=wanted, latest=LATEST)[::-1]
+    return Board(rows, counted, latest, names)
+
+
+def _standings(conn, season: Season, wanted: tuple[int, ...]) -> tuple[list[Standing], int]:
+    """(rows, games counted), kept until a game ends or is undone, or people merge."""
+    key = (json.dumps(season.rule, sort_keys=True), wanted, finished.generation(conn))
+    memo = current_app.extensions.setdefault(_EXTENSION, {})
+    if key not in memo:
+        games = finished.placings_of(conn, wanted)  # [(person, rank), ...] per game
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()
+        memo[key] = (standings(season.rule, games), len(games))
+    rows, counted = memo[key]
+    return [copy.copy(row) for row in rows], counted
+
+
+def play_points(season: Season, play: finished.Play) -> list:
+    """Each seat's league points in one game under the season's rule."""
+    return game_points(season.rule, [seat.rank for seat in play.seats])
+
+
+def evening_plays(evening_id: int) -> list[finished.Play]:
+    """The finished games of one evening, in the order they ended."""
+    return finished.plays(db.get_db(), evenings=(evening_id,))

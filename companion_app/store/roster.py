@@ -1,0 +1,185 @@
+"""The roster in SQLite: people, their other spellings, and who sat at each seat of a table.
+
+A table's seats are linked to people in the transaction that creates the table: each name
+finds the person it spells (their name or a merged entry's), or becomes a new person. A
+rename changes the person's name only (old tables keep the names they were played with); a
+merge moves every seat of one entry to the other, keeps its name as a spelling and leaves
+the entry pointing at the person it joined.
+"""
+
+import sqlite3
+from dataclasses import dataclass
+
+from companion_app.store import finished
+from scoring.errors import N_, InvalidSetup
+from scoring.league.roster import RosterError, check_person_name, name_key, spelling_index
+
+SAME_PERSON_TWICE = N_(
+    "{first} and {second} are the same person in the roster ({person}); seat them once."
+)
+NAME_TAKEN = N_("{name} is already the name of {other}; merge the two instead of renaming.")
+NO_PERSON = N_("There is no such person in the roster.")
+SAME_ENTRY = N_("Choose two different people to merge.")
+PLAYED_TOGETHER = N_(
+    "{first} and {second} played at the same table ({table}), so they are two people."
+)
+
+
+@dataclass(frozen=True)
+class Person:
+    """A person of the roster, with how many tables they sat at and when they last did."""
+
+    id: int
+    name: str
+    tables: int = 0
+    last_played: str | None = None
+
+
+def _spellings(conn: sqlite3.Connection) -> list[tuple[int, list[str]]]:
+    """Every current person with their name first, then their other spellings."""
+    found: dict[int, list[str]] = {}
+    for row in conn.execute("SELECT id, name FROM people WHERE merged_into IS NULL ORDER BY id"):
+        found[row["id"]] = [row["name"]]
+    for row in conn.execute("SELECT person_id, name FROM person_aliases ORDER BY rowid"):
+        found.setdefault(row["person_id"], []).append(row["name"])
+    return list(found.items())
+
+
+def find(conn: sqlite3.Connection, name: str) -> int | None:
+    """The person `name` spells, or None."""
+    return spelling_index(_spellings(conn)).get(name_key(name))
+
+
+def seat_people(
+    conn: sqlite3.Connection, table_id: str, names: list[str], now: str, *, strict: bool = True
+) -> None:
+    """Link each seat of a new table to its person (new people for new names).
+
+    Two seats that spell one person are refused; an old table (`strict` False) gives the
+    later seat a person of its own instead, since its setup cannot change any more.
+    """
+    index = spelling_index(_spellings(conn))
+    persons: list[int] = []
+    for name in names:
+        person = index.get(name_key(name))
+        if person is not None and person in persons and not strict:
+            person = _create(conn, name, now)
+        elif person is not None and person in persons:
+            first = names[persons.index(person)]
+            raise InvalidSetup(
+                SAME_PERSON_TWICE, first=first, second=name, person=_name(conn, person)
+            )
+        if person is None:
+            person = _create(conn, name, now)
+            index[name_key(name)] = person
+        persons.append(person)
+    conn.executemany(
+        "INSERT INTO seats (table_id, seat, person_id) VALUES (?, ?, ?)",
+        [(table_id, seat, person) for seat, person in enumerate(persons)],
+    )
+
+
+def _create(conn: sqlite3.Connection, name: str, now: str) -> int:
+    """A new person named `name` (already a clean name)."""
+    cursor = conn.execute("INSERT INTO people (name, created_at) VALUES (?, ?)", (name, now))
+    return int(cursor.lastrowid)
+
+
+def _name(conn: sqlite3.Connection, person: int) -> str:
+    """A person's current name."""
+    return conn.execute("SELECT name FROM people WHERE id = ?", (person,)).fetchone()["name"]
+
+
+def get(conn: sqlite3.Connection, person_id: object) -> tuple[Person, int | None]:
+    """(the person, the entry id they were asked by if merged into them) or RosterError."""
+    row = _row(conn, person_id)
+    merged_from = None
+    while row["merged_into"] is not None:
+        merged_from = person_id
+        row = _row(conn, row["merged_into"])
+    return Person(row["id"], row["name"]), merged_from
+
+
+def _row(conn: sqlite3.Connection, person_id: object) -> sqlite3.Row:
+    """A people row by id, or RosterError."""
+    row = None
+    if isinstance(person_id, int):
+        row = conn.execute(
+            "SELECT id, name, merged_into FROM people WHERE id = ?", (person_id,)
+        ).fetchone()
+    if row is None:
+        raise RosterError(NO_PERSON)
+    return row
+
+
+def everyone(conn: sqlite3.Connection) -> list[Person]:
+    """Current people, who played most recently first, then by name."""
+    rows = conn.execute(
+        "SELECT people.id, people.name, COUNT(seats.table_id) AS tables,"
+        " MAX(tables.created_at) AS last_played"
+        " FROM people LEFT JOIN seats ON seats.person_id = people.id"
+        " LEFT JOIN tables ON tables.id = seats.table_id"
+        " AND tables.id NOT IN (SELECT table_id FROM abandoned_tables)"
+        " WHERE people.merged_into IS NULL GROUP BY people.id"
+        " ORDER BY last_played IS NULL, last_played DESC, people.name COLLATE NOCASE, people.id"
+    ).fetchall()
+    return [Person(row["id"], row["name"], row["tables"], row["last_played"]) for row in rows]
+
+
+def rename(conn: sqlite3.Connection, person_id: int, text: object) -> str:
+    """Give the person a new name (refused if it spells someone else); returns it."""
+    person, _ = get(conn, person_id)
+    name = check_person_name(text)
+    other = spelling_index(_spellings(conn)).get(name_key(name))
+    if other is not None and other != person.id:
+        raise RosterError(NAME_TAKEN, name=name, other=_name(conn, other))
+    conn.execute("UPDATE people SET name = ? WHERE id = ?", (name, person.id))
+    return name
+
+
+def merge(conn: sqlite3.Connection, keep_id: int, gone_id: int) -> None:
+    """Make `gone_id` part of `keep_id`: its seats, its name as a spelling, its spellings."""
+    keep, _ = get(conn, keep_id)
+    gone, _ = get(conn, gone_id)
+    if keep.id == gone.id:
+        raise RosterError(SAME_ENTRY)
+    shared = conn.execute(
+        "SELECT a.table_id FROM seats a JOIN seats b ON a.table_id = b.table_id"
+        " WHERE a.person_id = ? AND b.person_id = ? LIMIT 1",
+        (keep.id, gone.id),
+    ).fetchone()
+    if shared is not None:
+        raise RosterError(
+            PLAYED_TOGETHER, first=keep.name, second=gone.name, table=shared["table_id"]
+        )
+    conn.execute("UPDATE seats SET person_id = ? WHERE person_id = ?", (keep.id, gone.id))
+    conn.execute("UPDATE person_aliases SET person_id = ? WHERE person_id = ?", (keep.id, gone.id))
+    conn.execute("INSERT INTO person_aliases (person_id, name) VALUES (?, ?)", (keep.id, gone.name))
+    conn.execute("UPDATE people SET merged_into = ? WHERE id = ?", (keep.id, gone.id))
+    conn.execute("UPDATE people SET merged_into = ? WHERE merged_into = ?", (keep.id, gone.id))
+    finished.bump(conn)
+
+
+def names(conn: sqlite3.Connection) -> dict[int, str]:
+    """Every current person's name by id."""
+    rows = conn.execute("SELECT id, name FROM people WHERE merged_into IS NULL")
+    return {row[0]: row[1] for row in rows}
+
+
+def seated(conn: sqlite3.Connection, table_id: str) -> list[Person]:
+    """The people at a table, in seat order."""
+    rows = conn.execute(
+        "SELECT people.id, people.name FROM seats JOIN people ON people.id = seats.person_id"
+        " WHERE seats.table_id = ? ORDER BY seats.seat",
+        (table_id,),
+    ).fetchall()
+    return [Person(row["id"], row["name"]) for row in rows]
+
+
+def seat_people_map(conn: sqlite3.Connection) -> dict[tuple[str, int], tuple[int, str]]:
+    """(table id, seat) -> (person id, their name now), for every linked seat."""
+    rows = conn.execute(
+        "SELECT seats.table_id, seats.seat, people.id, people.name"
+        " FROM seats JOIN people ON people.id = seats.person_id"
+    )
+    return {(row[0], row[1]): (row[2], row[3]) for row in rows}

@@ -1,0 +1,85 @@
+"""The club's pages: people, evenings, seasons and their standings (docs/club.md).
+
+Reads are open like every page; writes (rename, merge, an evening's name, a season) need the
+organiser (server/rights.py, docs/security.md).
+"""
+
+from fractions import Fraction
+
+from babel.numbers import format_decimal
+from flask import Blueprint, Flask
+from flask_babel import get_locale
+
+from companion_app.server import rights
+from companion_app.web import league, people
+
+bp = Blueprint("club", __name__)
+
+#: Writes only the organiser may make; taking the organiser link is open (the key decides).
+ORGANISER_WRITES = (
+    "club.rename",
+    "club.merge",
+    "club.name_evening",
+    "club.new_season",
+    "club.edit_season",
+)
+OPEN_WRITES = ("club.organiser",)
+
+
+@bp.app_template_filter("league_points")
+def league_points(value: Fraction) -> str:
+    """League points as the locale writes them, at most two decimals (8, 5,33)."""
+    return format_decimal(round(float(value), 2), format="#,##0.##", locale=get_locale())
+
+
+@bp.app_template_filter("rating")
+def rating_number(value: float) -> str:
+    """A rating's shown number with one decimal (12.3 / 12,3)."""
+    return format_decimal(round(value, 1), format="#,##0.0", locale=get_locale())
+
+
+bp.add_url_rule("/people", "people", people.people_list)
+bp.add_url_rule("/people/<int:person_id>", "person", people.person)
+bp.add_url_rule("/people/<int:person_id>/rename", "rename", people.rename, methods=["POST"])
+bp.add_url_rule("/people/<int:person_id>/merge", "merge", people.merge, methods=["POST"])
+bp.add_url_rule("/club", "club", league.club)
+bp.add_url_rule("/club/organiser/<key>", "organiser", league.organiser, methods=["GET", "POST"])
+bp.add_url_rule("/club/evenings/<int:evening_id>", "evening", league.evening)
+bp.add_url_rule(
+    "/club/evenings/<int:evening_id>/name", "name_evening", league.name_evening, methods=["POST"]
+)
+bp.add_url_rule("/club/seasons/new", "new_season", league.new_season, methods=["GET", "POST"])
+bp.add_url_rule("/club/seasons/<int:season_id>", "season", league.season)
+bp.add_url_rule(
+    "/club/seasons/<int:season_id>/edit", "edit_season", league.edit_season, methods=["GET", "POST"]
+)
+bp.add_url_rule(
+    "/club/seasons/<int:season_id>/evenings/<int:evening_id>", "season_evening", league.season
+)
+bp.add_url_rule("/club/seasons/<int:season_id>/print/<paper>", "season_print", league.print_board)
+bp.add_url_rule(
+    "/club/seasons/<int:season_id>/evenings/<int:evening_id>/print/<paper>",
+    "season_evening_print",
+    league.print_board,
+)
+bp.add_url_rule("/club/seasons/<int:season_id>/standings.csv", "season_csv", league.board_csv)
+bp.add_url_rule(
+    "/club/seasons/<int:season_id>/evenings/<int:evening_id>/standings.csv",
+    "season_evening_csv",
+    league.board_csv,
+)
+bp.add_url_rule("/club/seasons/<int:season_id>/qr.svg", "season_qr", league.board_qr)
+bp.add_url_rule(
+    "/club/seasons/<int:season_id>/evenings/<int:evening_id>/qr.svg",
+    "season_evening_qr",
+    league.board_qr,
+)
+
+
+def init_app(app: Flask) -> None:
+    """Register the club's pages and the rights their writes need."""
+    app.register_blueprint(bp)
+    for endpoint in ORGANISER_WRITES:
+        rights.declare(app, endpoint, rights.CLUB)
+    for endpoint in OPEN_WRITES:
+        rights.declare(app, endpoint, rights.OPEN)

@@ -1,0 +1,234 @@
+"""Evenings, seasons and their standings: pages, printouts (A4, receipts), CSV and QR codes."""
+
+from datetime import UTC, datetime
+
+from babel.dates import format_date
+from flask import Response, abort, redirect, render_template, request, url_for
+from flask_babel import get_locale, gettext
+from markupsafe import Markup
+
+from companion_app.club import league as club_league
+from companion_app.i18n import translate_error
+from companion_app.results import qr
+from companion_app.server import rights
+from companion_app.store import db, get_store
+from companion_app.store import league as stored
+from companion_app.web import standings_text
+from companion_app.web.results import PAPERS, public_url, title_of
+from scoring.league.points import BEATEN, DEFAULT_RULE, MAX_PLACES, PLACING
+from scoring.league.roster import RosterError
+
+NOT_FOUND, BAD_REQUEST = 404, 400
+
+
+def _now() -> str:
+    """The current UTC time as sortable ISO text."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def evening_label(evening: stored.Evening) -> str:
+    """An evening as pages name it: its name and date, or its date."""
+    day = format_date(evening.day, "full", locale=get_locale())
+    return f"{evening.name} ({day})" if evening.name else day
+
+
+def club():
+    """Evenings and seasons; on this computer, the organiser link for another device."""
+    conn = db.get_db()
+    context = {
+        "evenings": stored.evenings(conn),
+        "seasons": stored.seasons(conn),
+        "evening_label": evening_label,
+    }
+    if rights.is_local():
+        link = public_url(url_for("club.organiser", key=rights.organiser_key()))
+        context["organiser_link"] = link
+        context["organiser_qr"] = Markup(qr.svg(link, label=gettext("Organise the club")))
+    return render_template("club/club.html", **context)
+
+
+def organiser(key: str):
+    """The organiser link: GET asks, POST makes this browser the organiser."""
+    if request.method == "POST":
+        rights.grant_organiser(key)
+        return redirect(url_for("club.club"), code=303)
+    if not rights.is_organiser_key(key):
+        raise rights.NotAllowed(rights.BAD_ORGANISER_LINK)
+    return render_template("club/organiser.html")
+
+
+def _evening_or_404(evening_id: int) -> stored.Evening:
+    """The evening, or 404."""
+    try:
+        return stored.evening(db.get_db(), evening_id)
+    except RosterError:
+        abort(NOT_FOUND)
+
+
+def _season_or_404(season_id: int) -> stored.Season:
+    """The season, or 404."""
+    try:
+        return stored.season(db.get_db(), season_id)
+    except RosterError:
+        abort(NOT_FOUND)
+
+
+def evening(evening_id: int, error: str | None = None):
+    """An evening: its tables (finished ones with their winners) and the seasons it counts for."""
+    found = _evening_or_404(evening_id)
+    conn = db.get_db()
+    store = get_store()
+    tables = [store.get(table_id) for table_id in stored.evening_tables(conn, evening_id)]
+    plays = {play.table_id: play for play in club_league.evening_plays(evening_id)}
+    page = render_template(
+        "club/evening.html",
+        evening=found,
+        label=evening_label(found),
+        tables=tables,
+        plays=plays,
+        title_of=title_of,
+        seasons=stored.seasons_of(conn, evening_id),
+        error=error,
+    )
+    return page, (BAD_REQUEST if error else 200)
+
+
+def name_evening(evening_id: int):
+    """The organiser names an evening (an empty name leaves just its date)."""
+    _evening_or_404(evening_id)
+    conn = db.get_db()
+    try:
+        with db.write_transaction(conn):
+            stored.name_evening(conn, evening_id, request.form.get("name", ""))
+    except RosterError as refused:
+        return evening(evening_id, error=translate_error(refused))
+    return redirect(url_for("club.evening", evening_id=evening_id), code=303)
+
+
+def _season_fields(form) -> dict:
+    """A season as the rules check it, from the posted form."""
+    if form.get("kind") == BEATEN:
+        rule = {"kind": BEATEN, "points": _number(form.get("beaten_points", ""))}
+    elif form.get("kind") == PLACING:
+        typed = [form.get(f"place_{place}", "").strip() for place in range(1, MAX_PLACES + 1)]
+        while typed and not typed[-1]:
+            typed.pop()
+        rule = {"kind": PLACING, "points": [_number(text) for text in typed]}
+    else:
+        rule = {}
+    chosen = [int(each) for each in form.getlist("evening") if each.isdigit()]
+    return {"name": form.get("name", ""), "rule": rule, "evenings": chosen}
+
+
+def _number(text: str) -> int | str:
+    """A typed whole number, or the text (which the rule then refuses)."""
+    text = text.strip()
+    return int(text) if text.isdigit() and len(text) <= len(str(10**6)) else text
+
+
+def _season_form(season: stored.Season | None, error: str | None = None):
+    """The season form (new or to change), with the refusal next to it."""
+    conn = db.get_db()
+    rule = season.rule if season else DEFAULT_RULE
+    page = render_template(
+        "club/season_form.html",
+        season=season,
+        form=request.form if request.method == "POST" else None,
+        rule=rule,
+        chosen=set(season.evenings) if season else set(),
+        evenings=stored.evenings(conn),
+        evening_label=evening_label,
+        places=range(1, MAX_PLACES + 1),
+        error=error,
+    )
+    return page, (BAD_REQUEST if error else 200)
+
+
+def _save(season_id: int | None):
+    """Store the posted season, or show the form again with the reason."""
+    conn = db.get_db()
+    try:
+        with db.write_transaction(conn):
+            saved = stored.save_season(conn, season_id, _season_fields(request.form), _now())
+    except RosterError as refused:
+        season = None if season_id is None else _season_or_404(season_id)
+        return _season_form(season, translate_error(refused))
+    return redirect(url_for("club.season", season_id=saved), code=303)
+
+
+def new_season():
+    """The organiser defines a season: name, points rule, evenings."""
+    if request.method == "POST":
+        return _save(None)
+    return _season_form(None)
+
+
+def edit_season(season_id: int):
+    """The organiser changes a season's name, rule or evenings."""
+    season = _season_or_404(season_id)
+    if request.method == "POST":
+        return _save(season_id)
+    return _season_form(season)
+
+
+def _board_context(season_id: int, evening_id: int | None) -> dict:
+    """What the standings page, its printouts and its CSV show."""
+    season = _season_or_404(season_id)
+    found = None
+    if evening_id is not None:
+        found = _evening_or_404(evening_id)
+        if evening_id not in season.evenings:
+            abort(NOT_FOUND)
+    board = club_league.board(season, evening_id)
+    endpoint = "club.season" if found is None else "club.season_evening"
+    args = {"season_id": season_id} | ({} if found is None else {"evening_id": evening_id})
+    return {
+        "season": season,
+        "evening": found,
+        "heading": season.name if found is None else evening_label(found),
+        "board": board,
+        "notes": [standings_text.tie_note(row, board) for row in board.rows],
+        "rule_text": standings_text.rule_sentence(season.rule),
+        "order_text": standings_text.ORDER_SENTENCE,
+        "evenings": [each for each in stored.evenings(db.get_db()) if each.id in season.evenings],
+        "evening_label": evening_label,
+        "live_url": public_url(url_for(endpoint, **args)),
+        "args": args,
+        "suffix": "" if found is None else "_evening",
+        "papers": PAPERS,
+        "title_of": title_of,
+    }
+
+
+def season(season_id: int, evening_id: int | None = None):
+    """The standings of a season, or of one of its evenings under the season's rule."""
+    return render_template("club/standings.html", **_board_context(season_id, evening_id))
+
+
+def print_board(season_id: int, paper: str, evening_id: int | None = None):
+    """The standings laid out for A4, Letter or an 80/58 mm receipt, with the QR code."""
+    if paper not in PAPERS:
+        abort(NOT_FOUND)
+    context = _board_context(season_id, evening_id)
+    return render_template(
+        "club/print_standings.html", **context, paper=paper, layout=PAPERS[paper]
+    )
+
+
+def board_csv(season_id: int, evening_id: int | None = None):
+    """The standings as CSV: place, person, points, games, wins, points per game, tie note."""
+    context = _board_context(season_id, evening_id)
+    text = standings_text.standings_csv(context["board"], context["notes"])
+    name = f"standings-{season_id}" + ("" if evening_id is None else f"-{evening_id}")
+    return Response(
+        "\ufeff" + text,  # the BOM makes spreadsheets read the Czech names as UTF-8
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="{name}.csv"'},
+    )
+
+
+def board_qr(season_id: int, evening_id: int | None = None):
+    """The QR code of the standings page (SVG), for the printouts."""
+    context = _board_context(season_id, evening_id)
+    body = qr.svg(context["live_url"], label=gettext("Open the standings on a phone"))
+    return Response(body, mimetype="image/svg+xml")
