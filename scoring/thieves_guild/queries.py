@@ -25,6 +25,8 @@ def actions(state: dict) -> dict:
         result["candidates"] = seats.candidates(count, state["turn"], state["target"])
     if phase == "robbery":
         result["victim"] = turn.victim(state)
+    if phase in turn.STOPPABLE:
+        result["cards_played"] = state.get("cards_played", 0)
     if phase in turn.CARD_PHASES:
         result["card_players"] = [s for s, p in enumerate(state["players"]) if p["cards"]]
         result["roll_change"] = {"reaction": "loot", "robbery": "target"}.get(phase)
@@ -51,17 +53,24 @@ def legal_moves(state: dict) -> list[dict]:
             moves.append({"type": "buy"})
     elif phase == "reaction":
         moves = [{"type": "target", "roll": roll} for roll in options["rolls"]]
-        moves.append({"type": "end_turn"})
     elif phase == "aim":
         moves = [{"type": "aim", "direction": side} for side in seats.DIRECTIONS]
-        moves.append({"type": "end_turn"})
     elif phase == "robbery":
-        moves = [{"type": "rob"}, {"type": "end_turn"}]
+        moves = [{"type": "rob"}]
     elif phase == "ending":
         moves = [{"type": "settle"}]
+    if phase in turn.STOPPABLE:
+        moves.append(_end_turn(state))
     if phase in turn.CARD_PHASES:
         moves += _card_samples(state, options)
     return moves
+
+
+def _end_turn(state: dict) -> dict:
+    """Ending the turn: after a card recorded this turn, or with the table's word that none was."""
+    if state.get("cards_played"):
+        return {"type": "end_turn"}
+    return {"type": "end_turn", "no_card": True}
 
 
 def _card_samples(state: dict, options: dict) -> list[dict]:
@@ -71,7 +80,9 @@ def _card_samples(state: dict, options: dict) -> list[dict]:
     seat = options["card_players"][0]
     other = (seat + 1) % len(state["players"])
     moves = [{"type": "card", "seat": seat, "card": "Alarm"}]
-    if state["players"][seat]["gold"]:
+    if options["phase"] in turn.STOPPABLE:
+        moves.append({"type": "card", "seat": seat, "card": "Alarm", "stop": True})
+    if state["players"][seat]["gold"] > 1:  # never the player's own last gold (seed)
         moves.append(
             {
                 "type": "card",

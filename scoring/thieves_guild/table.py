@@ -49,6 +49,7 @@ def new_table(setup: object) -> dict:
         "turn": None,
         "turn_no": 0,
         "bought": 0,
+        "cards_played": 0,
         "loot": None,
         "target": None,
         "direction": None,
