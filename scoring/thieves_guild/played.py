@@ -52,7 +52,7 @@ def play_card(state: dict, move: dict, log: list) -> None:
         state["discard"] += 1
     log.append(event)
     if state["phase"] != "ending":
-        turn.check_zero(state, log, state["phase"])
+        turn.check_zero(state, log, state["phase"], "card")
     if stops:
         turn.stop(state, log)
 

@@ -125,13 +125,24 @@ def summary(state: dict) -> dict:
     ranks = state["ranks"] or [0] * len(names)
     return {
         "players": names,
-        "phase": state["phase"],
+        "phase": shown_phase(state),
         "round": lap(state),
         "rounds": max(lap(state), 1),
         "finished": state["phase"] == "game_over",
         "winners": [name for name, rank in zip(names, ranks, strict=True) if rank == 1],
         "totals": gold_of(state),
     }
+
+
+#: The sudden end once a reaction gave everyone gold again: only "settle" (go on) is left.
+RESUMED = "resumed"
+
+
+def shown_phase(state: dict) -> str:
+    """The phase as the table sees it: "ending" turns "resumed" once nobody is at 0 gold."""
+    if state["phase"] == "ending" and not turn.broke(state):
+        return RESUMED
+    return state["phase"]
 
 
 def live_standings(state: dict) -> list[dict]:

@@ -54,6 +54,7 @@ def new_table(setup: object) -> dict:
         "target": None,
         "direction": None,
         "resume": None,
+        "lost_by": None,
         "ranks": None,
     }
 

@@ -105,7 +105,7 @@ def begin_turn(state: dict, seat: int, log: list) -> None:
         player["gold"] -= paid
         state["bank"] += paid
         log.append({"event": "black_peter", "seat": seat, "paid": paid})
-        check_zero(state, log, "buy")
+        check_zero(state, log, "buy", "black_peter")
 
 
 def next_cost(state: dict) -> int | None:
@@ -240,7 +240,7 @@ def rob(state: dict, move: dict, log: list) -> None:
             "fine": fine,
         }
     )
-    if not check_zero(state, log, "next_turn"):
+    if not check_zero(state, log, "next_turn", "robbery"):
         next_turn(state, log)
 
 
@@ -292,15 +292,21 @@ def broke(state: dict) -> list[int]:
     return [seat for seat, player in enumerate(state["players"]) if player["gold"] == 0]
 
 
-def check_zero(state: dict, log: list, resume: str) -> bool:
+#: What took a player's last gold: Černý Petr's fee, a robbery, or a card (`lost_by`).
+LOST_BY = ("black_peter", "robbery", "card")
+
+
+def check_zero(state: dict, log: list, resume: str, lost_by: str) -> bool:
     """When a player has lost their last gold, only reactions to that remain (then the end).
 
-    `resume` is where play goes on should a reaction give everyone gold again.
+    `resume` is where play goes on should a reaction give everyone gold again; `lost_by` (one
+    of LOST_BY) is what took the gold, so the table's ending screen can say it.
     """
     seats_broke = broke(state)
     if not seats_broke or state["phase"] == "ending":
         return bool(seats_broke)
     state["resume"] = resume
+    state["lost_by"] = lost_by
     state["phase"] = "ending"
     log.append({"event": "last_gold", "seats": seats_broke})
     return True
@@ -315,7 +321,7 @@ def settle(state: dict, move: dict, log: list) -> None:
         state["ranks"] = ranks(state["players"])
         log.append({"event": "game_over", "seats": seats_broke})
         return
-    resume, state["resume"] = state["resume"], None
+    resume, state["resume"], state["lost_by"] = state["resume"], None, None
     log.append({"event": "resume"})
     if resume == "next_turn":
         next_turn(state, log)

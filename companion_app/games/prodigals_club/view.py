@@ -30,6 +30,11 @@ CATEGORY_LABELS = {
     "election": _l("Election"),
     "society": _l("Society"),
 }
+#: What breaks a tie of final scores (scoring.prodigals_club.queries TIEBREAKS); lower wins.
+TIEBREAK_LABELS = {
+    "second_highest": _l("Second-highest score"),
+    "third_highest": _l("Third-highest score"),
+}
 #: The box's pixel groups in Klub (docs/games/prodigals_club.md): the step, then the round.
 LED_LABELS = {"police": _l("Step of the round"), "round": _l("Round")}
 PHASES = {
@@ -43,9 +48,7 @@ PHASES = {
 #: History lines for moves (docs/game-views.md `describe`), kept with the other wording.
 describe = words.describe
 SCORE_ENDPOINT = "score_prodigals_club"
-ROUTES = [
-    ("/score/prodigals_club", SCORE_ENDPOINT, calculator.score_form, ["GET", "POST"])
-]
+ROUTES = [("/score/prodigals_club", SCORE_ENDPOINT, calculator.score_form, ["GET", "POST"])]
 #: Board-value fields of the setup form (single numbers).
 BOARD_FIELDS = ("messengers", "money", "districts", "district", "votes")
 #: Board values the setup form copies from an earlier table: not the district marker, which
