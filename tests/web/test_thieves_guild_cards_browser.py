@@ -170,7 +170,7 @@ def test_a_refusal_keeps_the_dice_and_the_entry_in_view(live_server, browser):
     assert page.locator("[data-testid=gold-typed]").input_value() == ""
     # Typing unticks the chip again.
     page.fill("[data-testid=gold-typed]", "5")
-    assert not page.locator("input[name=gold][value=\"2\"]").is_checked()
+    assert not page.locator('input[name=gold][value="2"]').is_checked()
     page.click("label:has([data-testid=gold-2])")
 
     # Clear empties the whole form (the refused entry does not come back).
