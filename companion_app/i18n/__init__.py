@@ -7,7 +7,7 @@ only (docs/architecture.md).
 import re
 
 from flask import Flask, current_app, request, session
-from flask_babel import Babel, format_decimal, gettext
+from flask_babel import Babel, format_decimal, format_percent, gettext
 
 from companion_app.i18n import labels
 from companion_app.i18n.hyphens import soft_hyphens
@@ -97,6 +97,20 @@ def signed(value: int) -> str:
     return ("+" if value > 0 else MINUS) + format_decimal(abs(value))
 
 
+#: An average as the statistics show it: one decimal, the locale's separators (16,0 in Czech).
+ONE_DECIMAL = "#,##0.0"
+
+
+def one_decimal(value: float) -> str:
+    """A number with one decimal in the page's language ("16.0", "16,0")."""
+    return format_decimal(value, format=ONE_DECIMAL)
+
+
+def percent(share: float) -> str:
+    """A share as a whole percentage in the page's language ("50%", "50 %")."""
+    return format_percent(share)
+
+
 def pounds(value: int | None) -> str:
     """A Klub amount in pounds: £2, −£2 (the sign before the pound, never "£-2")."""
     if value is None:
@@ -109,12 +123,25 @@ def tile(text: object) -> str:
     return soft_hyphens(str(text), get_locale())
 
 
+#: Whose syllables a player's name breaks by on a narrow tile: Czech in both page languages
+#: (the tables are Czech; a name reads the same whatever the page's language).
+NAME_LANGUAGE = "cs"
+
+
+def name_tile(name: object) -> str:
+    """A player's name with soft hyphens where it may break on a narrow tile or chip."""
+    return soft_hyphens(str(name), NAME_LANGUAGE)
+
+
 def init_app(app: Flask) -> None:
     """Attach Flask-Babel and the Jinja helpers the templates use."""
     Babel(app, locale_selector=get_locale)
     app.jinja_env.filters["money"] = money
     app.jinja_env.filters["signed"] = signed
     app.jinja_env.filters["pounds"] = pounds
+    app.jinja_env.filters["one_decimal"] = one_decimal
+    app.jinja_env.filters["percent"] = percent
     app.jinja_env.filters["tile"] = tile
+    app.jinja_env.filters["name_tile"] = name_tile
     app.jinja_env.globals["current_locale"] = get_locale
     app.jinja_env.globals["languages"] = app.config["LANGUAGES"]

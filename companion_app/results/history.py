@@ -1,10 +1,10 @@
 """Finished games as a history: filters, per-player statistics, CSV and JSON exports.
 
 A play is a plain dict built from a finished table and its `results(state)`:
-{"id", "game", "title", "ended" (datetime), "highest_wins", "code",
- "players": [{"seat", "name", "score", "rank", "winner"}]}; a player may also carry "person"
-(the roster's id) and "person_name" (their name now): statistics then count the person,
-whatever spelling each table used.
+{"id", "game", "title", "ended" (datetime), "highest_wins", "code", "tiebreaks",
+ "players": [{"seat", "name", "score", "rank", "winner", "tiebreak"}]}; a player may also
+carry "person" (the roster's id) and "person_name" (their name now): statistics then count
+the person, whatever spelling each table used.
 """
 
 import csv
@@ -22,7 +22,14 @@ CSV_COLUMNS = (
     "score",
     "rank",
     "winner",
+    "tiebreak_by",
+    "tiebreak_1",
+    "tiebreak_2",
 )
+#: Tie-break values a CSV line carries (Adel and Klub have two; the rest one or none).
+CSV_TIEBREAKS = 2
+#: Between the keys of `tiebreak_by` ("final_cards/oldest_object").
+KEY_SEPARATOR = "/"
 #: A spreadsheet treats a cell starting with one of these as a formula; such text is quoted.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 EXPORT_FORMAT = "companion-game/1"
@@ -37,8 +44,12 @@ def make_play(table, final: dict, title: str, code: str) -> dict:
         "ended": table.updated_at,
         "highest_wins": bool(final["highest_wins"]),
         "code": code,
+        "tiebreaks": list(final.get("tiebreaks") or []),
         "players": [
-            {key: player[key] for key in ("seat", "name", "score", "rank", "winner")}
+            {
+                **{key: player[key] for key in ("seat", "name", "score", "rank", "winner")},
+                "tiebreak": list(player.get("tiebreak") or []),
+            }
             for player in final["players"]
         ],
     }
@@ -122,9 +133,18 @@ def history_csv(plays: Iterable[dict]) -> str:
                     player["score"],
                     player["rank"],
                     int(bool(player["winner"])),
+                    KEY_SEPARATOR.join(play.get("tiebreaks", [])),
+                    *_tiebreak_cells(player),
                 )
             )
     return out.getvalue()
+
+
+def _tiebreak_cells(player: dict) -> list:
+    """The player's tie-break values, one cell each ("" where there is none)."""
+    found = list(player.get("tiebreak") or [])[:CSV_TIEBREAKS]
+    cells = ["" if value is None else value for value in found]
+    return cells + [""] * (CSV_TIEBREAKS - len(cells))
 
 
 def _cell(text: str) -> str:

@@ -84,6 +84,38 @@
     field.form.querySelectorAll(other).forEach(function (each) { each.value = ""; });
   });
 
+  // A typed field with data-or="card" is the alternative to the form's "card" chips: typing
+  // unticks the chips and tapping a chip empties the field, so the two never disagree (a
+  // form sent without this file has both, and the rules refuse that naming both).
+  document.addEventListener("input", function (event) {
+    var field = event.target;
+    if (!field.form || !field.dataset.or || field.value === "") return;
+    field.form.querySelectorAll('input[type="radio"]').forEach(function (chip) {
+      if (chip.name === field.dataset.or) chip.checked = false;
+    });
+  });
+  document.addEventListener("change", function (event) {
+    var chip = event.target;
+    if (!chip.form || chip.type !== "radio" || !chip.checked) return;
+    chip.form.querySelectorAll("input[data-or]").forEach(function (field) {
+      if (field.dataset.or === chip.name) field.value = "";
+    });
+  });
+
+  // A panel marked data-show-open (Cech zlodějů's card form) comes fully into view when it is
+  // opened: scrolled just enough to show its end, never past its start under the sticky head.
+  document.addEventListener("toggle", function (event) {
+    var panel = event.target;
+    if (!panel.open || panel.dataset.showOpen === undefined) return;
+    var box = panel.getBoundingClientRect();
+    if (box.bottom <= window.innerHeight) return;
+    var head = document.querySelector(".table-head");
+    var covered = head && getComputedStyle(head).position === "sticky" ? head.offsetHeight : 0;
+    var MARGIN = 8;
+    var by = Math.min(box.bottom - window.innerHeight + MARGIN, box.top - covered - MARGIN);
+    if (by > 0) window.scrollBy(0, by);
+  }, true);
+
   // Any move form: block a second tap while the first post is on its way.
   document.addEventListener("submit", function (event) {
     var form = event.target;

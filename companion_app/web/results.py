@@ -7,11 +7,11 @@ Views stay thin: the game's `results(state)` (docs/game-contract.md) gives the s
 from datetime import datetime
 
 from flask import Response, abort, current_app, redirect, render_template, request, url_for
-from flask_babel import gettext
+from flask_babel import format_decimal, gettext
 from markupsafe import Markup
 
 from companion_app.games import VIEWS, view_for
-from companion_app.results import bgstats, chart, history, links, qr, verify
+from companion_app.results import bgstats, chart, history, links, qr, tiebreaks, verify
 from companion_app.server import serve
 from companion_app.store import db, get_store, roster
 from scoring.games import get_game
@@ -54,6 +54,11 @@ def _view(game: str):
     return view_for(game) if game in VIEWS else None
 
 
+def _score_label(game: str) -> str:
+    """What the game's score counts ("Final score"; a game's own word, e.g. track spaces)."""
+    return str(getattr(_view(game), "SCORE_LABEL", None) or gettext("Final score"))
+
+
 def title_of(game: str) -> str:
     """The game's name on the tablet (its registry name when it has no view module)."""
     view = _view(game)
@@ -64,6 +69,63 @@ def _labels(game: str, keys: list[str]) -> list[tuple[str, str]]:
     """Category keys with their labels in the page's language."""
     known = getattr(_view(game), "CATEGORY_LABELS", {})
     return [(key, str(known.get(key, key))) for key in keys]
+
+
+def tiebreak_label(game: str, key: str) -> str:
+    """What a tie-break key counts, in the page's language ("Cards in hand")."""
+    view = _view(game)
+    known = {**getattr(view, "CATEGORY_LABELS", {}), **getattr(view, "TIEBREAK_LABELS", {})}
+    return str(known.get(key, key))
+
+
+#: A tie-break value as printed: a plain whole number (a year stays "1620", never "1 620").
+PLAIN_NUMBER = "0"
+#: A tie-break a player does not have (no final exhibition, so no oldest object).
+NO_VALUE = "–"
+
+
+def tiebreak_value(value: object) -> str:
+    """A tie-break value in the page's number format, or a dash where there is none."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return NO_VALUE
+    return format_decimal(value, format=PLAIN_NUMBER)
+
+
+def tiebreak_texts(game: str, final: dict) -> dict[int, str]:
+    """Per seat that tied on score: its tie-break values in words ("Cards in hand 5")."""
+    tied = tiebreaks.tied_seats(final)
+    return {
+        player["seat"]: " · ".join(
+            f"{label} {tiebreak_value(value)}"
+            for label, value in tiebreaks.pairs(
+                final, player, lambda key: tiebreak_label(game, key)
+            )
+        )
+        for player in final["players"]
+        if player["seat"] in tied
+    }
+
+
+def tiebreak_rows(game: str, final: dict) -> list[tuple[str, list[str]]]:
+    """Per tie-break key: its label and every player's value in seat order (for the tables)."""
+    return [
+        (tiebreak_label(game, key), [tiebreak_value(value) for value in column])
+        for key, column in zip(
+            tiebreaks.keys(final),
+            zip(*(tiebreaks.values(player) for player in final["players"]), strict=True),
+            strict=False,
+        )
+    ]
+
+
+def tiebreak_comment(game: str, final: dict) -> str:
+    """The ties and what broke them, for a play's comments ("" when nobody tied)."""
+    texts = tiebreak_texts(game, final)
+    groups = [
+        ", ".join(f"{player['name']} ({texts[player['seat']]})" for player in group)
+        for group in tiebreaks.tie_groups(final)
+    ]
+    return gettext("Tie-break: %(ties)s", ties="; ".join(groups)) if groups else ""
 
 
 def _local(moment: datetime) -> datetime:
@@ -120,7 +182,14 @@ class Finished:
             ended=_local(self.table.updated_at),
             fallback_name=self.title,
             location=current_app.config.get("LOCATION", ""),
-            comments=gettext("Verification code %(code)s", code=self.code),
+            comments=" · ".join(
+                text
+                for text in (
+                    gettext("Verification code %(code)s", code=self.code),
+                    tiebreak_comment(self.table.game, self.final),
+                )
+                if text
+            ),
         )
 
     def bgstats_url(self) -> str:
@@ -157,6 +226,10 @@ class Finished:
             "winners": [player["name"] for player in players if player["winner"]],
             "names": names,
             "categories": _labels(self.table.game, self.final["categories"]),
+            "tiebreak_texts": tiebreak_texts(self.table.game, self.final),
+            "tiebreak_rows": tiebreak_rows(self.table.game, self.final),
+            "score_label": _score_label(self.table.game),
+            "breakdown_title": str(getattr(_view(self.table.game), "BREAKDOWN_TITLE", "")),
             "code": self.code,
             "ended": _local(self.table.updated_at).strftime(SHOWN_TIME),
             "chart": Markup(
@@ -265,6 +338,7 @@ def finished_plays() -> list[dict]:
             person = people.get((table.id, player["seat"]))
             if person is not None:
                 player["person"], player["person_name"] = person
+        play["tiebreak_texts"] = tiebreak_texts(table.game, final)
         plays.append(play)
     return plays
 

@@ -3,6 +3,8 @@
 from scoring.for_sale import cards, selling
 
 CATEGORIES = ["checks", "coins"]
+#: What breaks a tie of money (RULES.md §2 "End": "tie → more coins").
+TIEBREAKS = ["coins"]
 
 
 def results(state: dict) -> dict:
@@ -23,10 +25,12 @@ def results(state: dict) -> dict:
                 "start_player": seat == state["start_player"],
                 "breakdown": _breakdown(player),
                 "coins": player["coins"] + player["bid"],
+                "tiebreak": [player["coins"] + player["bid"]],
             }
             for seat, (player, rank) in enumerate(zip(players, ranks, strict=True))
         ],
         "categories": list(CATEGORIES),
+        "tiebreaks": list(TIEBREAKS),
         "rounds": _rounds(state),
     }
 

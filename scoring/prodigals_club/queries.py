@@ -10,6 +10,9 @@ from scoring.prodigals_club.scores import all_scores
 ROUND_STEPS = ("play", "hyde_park", "old_lady", "round_end")
 #: Police pixels lit per step stay below this limit, so the raid animation never plays.
 STEP_LIMIT = len(ROUND_STEPS) + 1
+#: What breaks a tie of final scores (RULES.md §5 "End of game"): the second-highest
+#: competition score, then (with three competitions) the third-highest; lower wins.
+TIEBREAKS = ("second_highest", "third_highest")
 
 
 def actions(state: dict) -> dict:
@@ -203,10 +206,12 @@ def results(state: dict) -> dict:
                 "winner": finished and ranks[seat] == 1,
                 "start_player": seat == first,
                 "breakdown": scores[seat],
+                "tiebreak": list(standings.tie_key(lists[seat])[1:]),
             }
             for seat, player in enumerate(state["players"])
         ],
         "categories": list(state["competitions"]),
+        "tiebreaks": list(TIEBREAKS[: len(state["competitions"]) - 1]),
         "rounds": [
             {"round": entry["round"], "breakdown": entry["scores"], "cumulative": entry["final"]}
             for entry in state["rounds"]

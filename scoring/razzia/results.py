@@ -26,10 +26,12 @@ def results(state: dict) -> dict:
                 "breakdown": {
                     key: sum(round_["scores"][seat][key] for round_ in played) for key in CATEGORIES
                 },
+                "tiebreak": [],
             }
             for seat, player in enumerate(state["players"])
         ],
         "categories": list(CATEGORIES),
+        "tiebreaks": [],  # RULES.md §1: most points wins; the seed breaks no tie (shared)
         "rounds": _rounds(played, count),
     }
 

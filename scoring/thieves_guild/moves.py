@@ -61,11 +61,11 @@ MOVE_FIELDS = {
     "start": ("type", "seat", LOG),
     "buy": ("type", "seat", LOG),
     "loot": ("type", "seat", "roll", LOG),
-    "card": ("type", "seat", "card", "transfers", "roll", "jail", "black_peter", LOG),
+    "card": ("type", "seat", "card", "transfers", "roll", "jail", "black_peter", "stop", LOG),
     "target": ("type", "seat", "roll", "direction", LOG),
     "aim": ("type", "seat", "direction", LOG),
     "rob": ("type", "seat", LOG),
-    "end_turn": ("type", "seat", LOG),
+    "end_turn": ("type", "seat", "no_card", LOG),
     "settle": ("type", LOG),
 }
 _HANDLERS = {

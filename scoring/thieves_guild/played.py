@@ -15,20 +15,27 @@ BANK = "bank"
 TRANSFER_KEYS = ("from", "to", "gold")
 #: More gold effects than this on one card is junk, not a card.
 MAX_TRANSFERS = 9
+#: A refusal of several names or amounts for one card names at most this many.
+MAX_NAMES_SHOWN = 3
 
 
 def play_card(state: dict, move: dict, log: list) -> None:
     """Record a card played by `seat`: its effects, then the card leaves the player's hand.
 
     The player, the card's name and each of its effects are checked together, so every
-    refusal shows at once (the state is a copy: a refused card changes nothing).
+    refusal shows at once (the state is a copy: a refused card changes nothing). With
+    `"stop": true` the card also stopped the robbery: the turn ends in the same move.
     """
     turn.require_phase(state, *turn.CARD_PHASES)
     refusals: list = []
     seat = collect(refusals, _card_holder, state, move.get("seat"))
     name = collect_at(refusals, "card", card_name, move.get("card"))
+    stops = collect_at(refusals, "stop", _stops, state, move.get("stop", False))
+    had = None if seat is None else state["players"][seat]["gold"]
     entries = collect(refusals, _transfers, move.get("transfers", [])) or []
     moved = [collect(refusals, _transfer, state, entry) for entry in entries]
+    if had is not None and None not in moved:
+        collect_at(refusals, "gold", keeps_last_gold, state, seat, had, moved)
     event: dict = {"event": "card", "seat": seat, "card": name, "transfers": moved}
     if "roll" in move:
         event["roll"] = collect_at(refusals, "new_roll", _change_roll, state, move["roll"])
@@ -40,11 +47,43 @@ def play_card(state: dict, move: dict, log: list) -> None:
         )
     raise_all(refusals)
     state["players"][seat]["cards"] -= 1
+    state["cards_played"] = state.get("cards_played", 0) + 1
     if "black_peter" not in move:
         state["discard"] += 1
     log.append(event)
     if state["phase"] != "ending":
-        turn.check_zero(state, log, state["phase"])
+        turn.check_zero(state, log, state["phase"], "card")
+    if stops:
+        turn.stop(state, log)
+
+
+def _stops(state: dict, stop: object) -> bool:
+    """Whether the card stopped the robbery (only while the turn's robbery is on)."""
+    if type(stop) is not bool:
+        raise IllegalMove(N_("stop: true or false, not {value}."), value=repr(stop)[:12])
+    if stop and state["phase"] not in turn.STOPPABLE:
+        raise IllegalMove(
+            N_("Someone has lost their last gold: the turn's robbery is over, nothing to stop.")
+        )
+    return stop
+
+
+def keeps_last_gold(state: dict, seat: int, had: int, moved: list[dict]) -> None:
+    """Refuse a card whose own effects take its player's last gold.
+
+    Seed (Cech zlodějů, "Další pravidlo Cechu zlodějů"): "Zloděj nikdy nesmí připravit sám
+    sebe o poslední zlatý" (a thief never deprives himself of his last gold). Gold others
+    take from the player is robbery, not this; so only the player's own giving counts.
+    """
+    gives = any(transfer["from"] == seat for transfer in moved)
+    if gives and had > 0 and state["players"][seat]["gold"] == 0:
+        raise IllegalMove(
+            N_(
+                "{name} cannot give away their last gold with their own card: a thief never "
+                "deprives themselves of their last gold."
+            ),
+            name=state["players"][seat]["name"],
+        )
 
 
 def _card_holder(state: dict, seat: object) -> int:
@@ -58,6 +97,11 @@ def _card_holder(state: dict, seat: object) -> int:
 
 def card_name(text: object) -> str:
     """The card's name as written on it, clean like a player name."""
+    if isinstance(text, list) and len(text) > 1 and all(isinstance(one, str) for one in text):
+        raise IllegalMove(
+            N_("One card per entry: {names}? Keep one of them."),
+            names=" / ".join(one[:40] for one in text[:MAX_NAMES_SHOWN]),
+        )
     if not isinstance(text, str) or not text.strip():
         raise IllegalMove(N_("Name the card played, as printed on it."))
     clean = names_rule.check_text(
@@ -103,7 +147,13 @@ def _transfer(state: dict, entry: dict) -> dict:
             refused = IllegalMove(N_("A gold effect moves gold to another player or to the bank."))
             refusals.append(at_field(refused, "to"))
     gold = entry.get("gold")
-    if type(gold) is not int or gold < 1:
+    if isinstance(gold, list) and len(gold) > 1:
+        refused = IllegalMove(
+            N_("A gold effect moves one amount: {amounts}? Keep one of them."),
+            amounts=" / ".join(repr(one)[:12] for one in gold[:MAX_NAMES_SHOWN]),
+        )
+        refusals.append(at_field(refused, "gold"))
+    elif type(gold) is not int or gold < 1:
         refused = IllegalMove(N_("A gold effect moves a whole number of gold, 1 or more."))
         refusals.append(at_field(refused, "gold"))
     elif giver is not None and gold > state["players"][giver]["gold"]:

@@ -25,6 +25,8 @@ def actions(state: dict) -> dict:
         result["candidates"] = seats.candidates(count, state["turn"], state["target"])
     if phase == "robbery":
         result["victim"] = turn.victim(state)
+    if phase in turn.STOPPABLE:
+        result["cards_played"] = state.get("cards_played", 0)
     if phase in turn.CARD_PHASES:
         result["card_players"] = [s for s, p in enumerate(state["players"]) if p["cards"]]
         result["roll_change"] = {"reaction": "loot", "robbery": "target"}.get(phase)
@@ -51,17 +53,24 @@ def legal_moves(state: dict) -> list[dict]:
             moves.append({"type": "buy"})
     elif phase == "reaction":
         moves = [{"type": "target", "roll": roll} for roll in options["rolls"]]
-        moves.append({"type": "end_turn"})
     elif phase == "aim":
         moves = [{"type": "aim", "direction": side} for side in seats.DIRECTIONS]
-        moves.append({"type": "end_turn"})
     elif phase == "robbery":
-        moves = [{"type": "rob"}, {"type": "end_turn"}]
+        moves = [{"type": "rob"}]
     elif phase == "ending":
         moves = [{"type": "settle"}]
+    if phase in turn.STOPPABLE:
+        moves.append(_end_turn(state))
     if phase in turn.CARD_PHASES:
         moves += _card_samples(state, options)
     return moves
+
+
+def _end_turn(state: dict) -> dict:
+    """Ending the turn: after a card recorded this turn, or with the table's word that none was."""
+    if state.get("cards_played"):
+        return {"type": "end_turn"}
+    return {"type": "end_turn", "no_card": True}
 
 
 def _card_samples(state: dict, options: dict) -> list[dict]:
@@ -71,7 +80,9 @@ def _card_samples(state: dict, options: dict) -> list[dict]:
     seat = options["card_players"][0]
     other = (seat + 1) % len(state["players"])
     moves = [{"type": "card", "seat": seat, "card": "Alarm"}]
-    if state["players"][seat]["gold"]:
+    if options["phase"] in turn.STOPPABLE:
+        moves.append({"type": "card", "seat": seat, "card": "Alarm", "stop": True})
+    if state["players"][seat]["gold"] > 1:  # never the player's own last gold (seed)
         moves.append(
             {
                 "type": "card",
@@ -114,13 +125,24 @@ def summary(state: dict) -> dict:
     ranks = state["ranks"] or [0] * len(names)
     return {
         "players": names,
-        "phase": state["phase"],
+        "phase": shown_phase(state),
         "round": lap(state),
         "rounds": max(lap(state), 1),
         "finished": state["phase"] == "game_over",
         "winners": [name for name, rank in zip(names, ranks, strict=True) if rank == 1],
         "totals": gold_of(state),
     }
+
+
+#: The sudden end once a reaction gave everyone gold again: only "settle" (go on) is left.
+RESUMED = "resumed"
+
+
+def shown_phase(state: dict) -> str:
+    """The phase as the table sees it: "ending" turns "resumed" once nobody is at 0 gold."""
+    if state["phase"] == "ending" and not turn.broke(state):
+        return RESUMED
+    return state["phase"]
 
 
 def live_standings(state: dict) -> list[dict]:

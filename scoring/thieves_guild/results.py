@@ -3,6 +3,8 @@
 from scoring.thieves_guild import turn
 
 CATEGORIES = ["gold"]
+#: What breaks a tie of gold (RULES.md §3 "End": "tie → more cards in hand").
+TIEBREAKS = ["cards"]
 
 
 def results(state: dict) -> dict:
@@ -23,9 +25,11 @@ def results(state: dict) -> dict:
                 "start_player": seat == state["start_player"],
                 "breakdown": {"gold": player["gold"]},
                 "cards": player["cards"],
+                "tiebreak": [player["cards"]],
             }
             for seat, (player, rank) in enumerate(zip(players, ranks, strict=True))
         ],
         "categories": list(CATEGORIES),
+        "tiebreaks": list(TIEBREAKS),
         "rounds": [],
     }

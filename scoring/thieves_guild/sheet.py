@@ -158,7 +158,7 @@ def _direction(sheet: dict, count: int) -> str | None:
             raise InvalidSheet(
                 N_(
                     "direction: with {count} players the seat rules decide who is robbed; "
-                    "leave direction out."
+                    "leave the side out."
                 ),
                 count=count,
             )

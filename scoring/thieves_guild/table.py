@@ -49,10 +49,12 @@ def new_table(setup: object) -> dict:
         "turn": None,
         "turn_no": 0,
         "bought": 0,
+        "cards_played": 0,
         "loot": None,
         "target": None,
         "direction": None,
         "resume": None,
+        "lost_by": None,
         "ranks": None,
     }
 

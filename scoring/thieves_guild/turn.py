@@ -15,6 +15,8 @@ PAUPER_FINE = 1
 BLACK_PETER_FEE = 2
 #: The phases in which a played card may be recorded (after a roll, or as the last reaction).
 CARD_PHASES = ("reaction", "aim", "robbery", "ending")
+#: The phases in which a card can stop the turn's robbery (the loot is rolled, not yet taken).
+STOPPABLE = ("reaction", "aim", "robbery")
 
 #: Why a move is refused in each phase: what the table has to do first ({name}: whose turn).
 PHASE_MESSAGES = {
@@ -39,13 +41,14 @@ def require_phase(state: dict, *phases: str) -> None:
         raise IllegalMove(PHASE_MESSAGES[phase], name=name)
 
 
-#: A seat that is no player at the table, per move field (the page names the field).
+#: A seat that is no player at the table, per move field (the page names the field). The seat
+#: a move posts is not shown: the tablet numbers players from 1, a move from 0.
 NOT_A_PLAYER = {
-    "seat": N_("seat: choose one of the players at the table, seat 0 to {last}."),
-    "from": N_("from: the gold comes from one of the players, seat 0 to {last}."),
-    "to": N_("to: the gold goes to one of the players, seat 0 to {last}, or to the bank."),
-    "jail": N_("jail: the one who goes to jail is one of the players, seat 0 to {last}."),
-    "black_peter": N_("black_peter: Černý Petr goes to one of the players, seat 0 to {last}."),
+    "seat": N_("seat: choose one of the {count} players at the table."),
+    "from": N_("from: the gold comes from one of the {count} players at the table."),
+    "to": N_("to: the gold goes to one of the {count} players at the table, or to the bank."),
+    "jail": N_("jail: the one who goes to jail is one of the {count} players at the table."),
+    "black_peter": N_("black_peter: Černý Petr goes to one of the {count} players at the table."),
 }
 
 
@@ -53,7 +56,7 @@ def seat_of(state: dict, seat: object, field: str = "seat") -> int:
     """A seat at the table, validated; a refusal names the move field that holds it."""
     count = len(state["players"])
     if type(seat) is not int or not 0 <= seat < count:
-        raise at_field(IllegalMove(NOT_A_PLAYER[field], last=count - 1), field)
+        raise at_field(IllegalMove(NOT_A_PLAYER[field], count=count), field)
     return seat
 
 
@@ -86,7 +89,13 @@ def begin_turn(state: dict, seat: int, log: list) -> None:
         log.append({"event": "jailed", "seat": seat})
         seat = (seat + 1) % count
     state.update(
-        turn=seat, turn_no=state["turn_no"] + 1, bought=0, loot=None, target=None, direction=None
+        turn=seat,
+        turn_no=state["turn_no"] + 1,
+        bought=0,
+        loot=None,
+        target=None,
+        direction=None,
+        cards_played=0,
     )
     state["phase"] = "buy"
     log.append({"event": "turn", "seat": seat})
@@ -96,7 +105,7 @@ def begin_turn(state: dict, seat: int, log: list) -> None:
         player["gold"] -= paid
         state["bank"] += paid
         log.append({"event": "black_peter", "seat": seat, "paid": paid})
-        check_zero(state, log, "buy")
+        check_zero(state, log, "buy", "black_peter")
 
 
 def next_cost(state: dict) -> int | None:
@@ -231,15 +240,45 @@ def rob(state: dict, move: dict, log: list) -> None:
             "fine": fine,
         }
     )
-    if not check_zero(state, log, "next_turn"):
+    if not check_zero(state, log, "next_turn", "robbery"):
         next_turn(state, log)
 
 
 def end_turn(state: dict, move: dict, log: list) -> None:
-    """The turn ends without a robbery (a card stopped it); play passes to the left."""
-    require_phase(state, "reaction", "aim", "robbery")
+    """The turn ends without a robbery: a card stopped it; play passes to the left.
+
+    The card is recorded first (card counts break a tie of gold) or in the same move
+    (`"stop": true` on the card); ending the turn with no card recorded this turn needs the
+    table's word that none was played (`"no_card": true`).
+    """
+    require_phase(state, *STOPPABLE)
     seat = require_turn(state, move)
-    log.append({"event": "stopped", "seat": seat})
+    confirmed = move.get("no_card", False)
+    if type(confirmed) is not bool:
+        refused = IllegalMove(
+            N_("no_card: true or false, not {value}."), value=repr(confirmed)[:12]
+        )
+        raise at_field(refused, "no_card")
+    if not state.get("cards_played") and not confirmed:
+        raise IllegalMove(
+            N_(
+                "Which card stopped the robbery? Record it (cards in hand break a tie of gold), "
+                "or confirm that no card was played."
+            )
+        )
+    event = {"event": "stopped", "seat": seat}
+    if not state.get("cards_played"):
+        event["no_card"] = True
+    log.append(event)
+    next_turn(state, log)
+
+
+def stop(state: dict, log: list) -> None:
+    """The card just recorded stopped the robbery: the turn ends (after any sudden end)."""
+    log.append({"event": "stopped", "seat": state["turn"]})
+    if state["phase"] == "ending":
+        state["resume"] = "next_turn"  # should everyone have gold again, the next player goes on
+        return
     next_turn(state, log)
 
 
@@ -253,15 +292,21 @@ def broke(state: dict) -> list[int]:
     return [seat for seat, player in enumerate(state["players"]) if player["gold"] == 0]
 
 
-def check_zero(state: dict, log: list, resume: str) -> bool:
+#: What took a player's last gold: Černý Petr's fee, a robbery, or a card (`lost_by`).
+LOST_BY = ("black_peter", "robbery", "card")
+
+
+def check_zero(state: dict, log: list, resume: str, lost_by: str) -> bool:
     """When a player has lost their last gold, only reactions to that remain (then the end).
 
-    `resume` is where play goes on should a reaction give everyone gold again.
+    `resume` is where play goes on should a reaction give everyone gold again; `lost_by` (one
+    of LOST_BY) is what took the gold, so the table's ending screen can say it.
     """
     seats_broke = broke(state)
     if not seats_broke or state["phase"] == "ending":
         return bool(seats_broke)
     state["resume"] = resume
+    state["lost_by"] = lost_by
     state["phase"] = "ending"
     log.append({"event": "last_gold", "seats": seats_broke})
     return True
@@ -276,7 +321,7 @@ def settle(state: dict, move: dict, log: list) -> None:
         state["ranks"] = ranks(state["players"])
         log.append({"event": "game_over", "seats": seats_broke})
         return
-    resume, state["resume"] = state["resume"], None
+    resume, state["resume"], state["lost_by"] = state["resume"], None, None
     log.append({"event": "resume"})
     if resume == "next_turn":
         next_turn(state, log)

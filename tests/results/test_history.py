@@ -99,6 +99,9 @@ def test_csv_has_a_line_per_player_and_keeps_diacritics():
         "score": "10",
         "rank": "1",
         "winner": "1",
+        "tiebreak_by": "",
+        "tiebreak_1": "",
+        "tiebreak_2": "",
     }
 
 

@@ -275,7 +275,7 @@ def test_rules_3_a_card_names_its_name_payer_and_amount_together():
     refusals = every_refusal(thieves_guild, state, move)
     assert sentences(refusals) == [
         "Name the card played, as printed on it.",
-        "from: the gold comes from one of the players, seat 0 to 3.",
+        "from: the gold comes from one of the 4 players at the table.",
         "A gold effect moves a whole number of gold, 1 or more.",
     ]
     assert fields(refusals) == ["card", "from", "gold"]

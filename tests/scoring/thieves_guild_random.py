@@ -29,11 +29,12 @@ def random_card(state: dict, rng: random.Random) -> dict | None:
     move: dict = {"type": "card", "seat": seat, "card": rng.choice(["Drzost", "Alarm", "Trezor"])}
     giver = rng.randrange(len(players))
     effect = rng.random()
-    if effect < 0.5 and players[giver]["gold"]:
+    # A player's own card never gives away their own last gold (seed: "Zloděj nikdy nesmí
+    # připravit sám sebe o poslední zlatý").
+    most = players[giver]["gold"] - (giver == seat)
+    if effect < 0.5 and most > 0:
         to = rng.choice(["bank", *(s for s in range(len(players)) if s != giver)])
-        move["transfers"] = [
-            {"from": giver, "to": to, "gold": rng.randint(1, players[giver]["gold"])}
-        ]
+        move["transfers"] = [{"from": giver, "to": to, "gold": rng.randint(1, most)}]
     elif effect < 0.65 and options["roll_change"]:
         move["card"] = "Špatná informace"
         move["roll"] = rng.choice(
@@ -48,6 +49,8 @@ def random_card(state: dict, rng: random.Random) -> dict | None:
     elif effect < 0.9 and state["black_peter"] in (None, seat):
         move["card"] = "Černý Petr"
         move["black_peter"] = rng.randrange(len(players))
+    if state["phase"] != "ending" and rng.random() < STOP_CHANCE * 4:
+        move["stop"] = True  # the card stopped the robbery: the turn ends with it
     return move
 
 
@@ -70,7 +73,9 @@ def random_move(state: dict, rng: random.Random) -> dict:
             return {"type": "buy"}
         return {"type": "loot", "roll": rng.choice(options["rolls"])}
     if phase in ("reaction", "aim", "robbery") and rng.random() < STOP_CHANCE:
-        return {"type": "end_turn"}
+        if state["cards_played"]:
+            return {"type": "end_turn"}
+        return {"type": "end_turn", "no_card": True}
     if phase == "reaction":
         move = {"type": "target", "roll": rng.choice(options["rolls"])}
         if len(state["players"]) >= 5 and rng.random() < 0.3:
@@ -121,6 +126,8 @@ def random_junk_move(state: dict, rng: random.Random) -> dict:
         ),
         "jail": rng.choice([0, 9, "x", None]),
         "black_peter": rng.choice([0, 1, -1, None]),
+        "stop": rng.choice([True, False, 1, "yes", None]),
+        "no_card": rng.choice([True, False, 0, "true", None]),
     }
     keep = rng.sample(list(move), rng.randint(1, len(move)))
     return {key: move[key] for key in keep}

@@ -383,7 +383,7 @@ def test_the_panels_say_what_the_thieves_and_detectives_will_do_before_it_happen
     av.post({"type": "actions", "act0": "exhibit", "act1": "thief:4", "act2": "detective"})
     page = av.page()
     assert 'data-testid="coming-up"' in page
-    assert "Then thieves 4, highest first, each take a card of every exhibition." in page
+    assert "Then thief 4 takes a card of every exhibition." in page  # one thief: singular
     assert "Then Cid&#39;s detective catches every thief at the castle and moves by rank." in page
 
 

@@ -168,7 +168,7 @@ def test_a_whole_seven_player_game_by_tapping_to_the_results_page(live_server, b
     tablet.submit("[data-testid=aim-left]", {"type": "aim", "direction": "left"})
     assert "Věra has only 1 gold" in page.inner_text("[data-testid=pauper]")
     tablet.submit("[data-testid=rob]", {"type": "rob"})
-    assert "Věra lost their last gold" in page.inner_text("[data-testid=last-gold]")
+    assert "Věra loses their last gold to the robbery" in page.inner_text("[data-testid=last-gold]")
     tablet.shot("ending", "[data-testid=settle]")
     tablet.submit("[data-testid=settle]", {"type": "settle"})
 

@@ -160,9 +160,11 @@ def coming_up(state: dict, names: list[str]) -> list[str]:
         still = state["queue"][1:] if state["phase"] == "steal" else castle_thieves
         if still:
             lines.append(
-                gettext(
+                ngettext(
+                    "Then thief %(numbers)s takes a card of every exhibition.",
                     "Then thieves %(numbers)s, highest first, each take a card of every"
                     " exhibition.",
+                    len(still),
                     numbers=", ".join(str(n) for n in still),
                 )
             )

@@ -24,6 +24,14 @@ CATEGORY_LABELS = {
     "detectives": _l("Detectives"),
     "final": _l("Final exhibition"),
 }
+#: What breaks a tie on the track (scoring.adel_verpflichtet.results TIEBREAKS).
+TIEBREAK_LABELS = {
+    "final_cards": _l("Cards in the final exhibition"),
+    "oldest_object": _l("Its oldest object"),
+}
+#: The score is the pawn's space on the track, not points; the breakdown counts spaces.
+SCORE_LABEL = _l("Space on the track")
+BREAKDOWN_TITLE = _l("Spaces moved, by source")
 #: The box's pixel groups in Adel Verpflichtet (docs/games/adel_verpflichtet.md).
 LED_LABELS = {
     "police": _l("Leader's way to the banquet table"),

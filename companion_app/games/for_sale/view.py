@@ -21,6 +21,8 @@ GAME = "for_sale"
 TITLE = _l("For Sale")
 MIN_PLAYERS, MAX_PLAYERS = cards.MIN_PLAYERS, cards.MAX_PLAYERS
 CATEGORY_LABELS = {"checks": _l("Checks"), "coins": _l("Coins")}
+#: What breaks a tie of money (scoring.for_sale.results TIEBREAKS): the number of coins held.
+TIEBREAK_LABELS = {"coins": _l("Coins held")}
 #: The box's pixel groups in For Sale (docs/games/for_sale.md): progress and phase.
 LED_LABELS = {"police": _l("Progress through the phase"), "round": _l("Phase: buying, selling")}
 SCORE_ENDPOINT = calculator.ENDPOINT

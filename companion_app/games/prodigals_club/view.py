@@ -30,6 +30,11 @@ CATEGORY_LABELS = {
     "election": _l("Election"),
     "society": _l("Society"),
 }
+#: What breaks a tie of final scores (scoring.prodigals_club.queries TIEBREAKS); lower wins.
+TIEBREAK_LABELS = {
+    "second_highest": _l("Second-highest score"),
+    "third_highest": _l("Third-highest score"),
+}
 #: The box's pixel groups in Klub (docs/games/prodigals_club.md): the step, then the round.
 LED_LABELS = {"police": _l("Step of the round"), "round": _l("Round")}
 PHASES = {

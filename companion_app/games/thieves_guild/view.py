@@ -28,6 +28,12 @@ from scoring.thieves_guild.table import (
 TITLE = _l("Cech zlodějů")
 MIN_PLAYERS, MAX_PLAYERS = MIN_PLAYERS, MAX_PLAYERS
 CATEGORY_LABELS = {"gold": _l("Gold")}
+#: What breaks a tie of gold (scoring.thieves_guild.results TIEBREAKS), as the results name it.
+TIEBREAK_LABELS = {"cards": _l("Cards in hand")}
+#: The results' breakdown: the gold, and the cards that break a tie of it.
+BREAKDOWN_TITLE = _l("Gold and cards in hand")
+#: The score is the gold a player ends with, not points.
+SCORE_LABEL = _l("Gold at the end")
 #: The box's pixel groups in this game (docs/games/thieves_guild.md "The box").
 LED_LABELS = {"police": _l("Loot roll"), "round": _l("Step of the turn")}
 SCORE_ENDPOINT = calculator.ENDPOINT
@@ -54,6 +60,7 @@ PHASES = {
     "aim": _l("Left or right?"),
     "robbery": _l("The robbery"),
     "ending": _l("Someone lost their last gold"),
+    queries.RESUMED: _l("Everyone has gold again: play goes on"),
     "game_over": _l("Game over"),
 }
 #: Which panel of the table page shows the refusal of each kind of move.
@@ -125,7 +132,7 @@ def context(state: dict) -> dict:
     """Names the Cech zlodějů templates read besides the shell's."""
     final = results(state) if state["phase"] == "game_over" else None
     return {
-        "phase_label": phase_label(state["phase"]),
+        "phase_label": phase_label(queries.shown_phase(state)),
         "tg": table_facts(state),
         "final": final,
         "known_cards": KNOWN_CARDS,
@@ -156,6 +163,7 @@ def table_facts(state: dict) -> dict:
         )
     if state["phase"] == "ending":
         facts["broke_names"] = [state["players"][seat]["name"] for seat in turn.broke(state)]
+        facts["lost_by"] = state.get("lost_by")
     if state["phase"] == "aim":
         facts["sides"] = [
             (side, seats.victim(count, robber, state["target"], side)) for side in seats.DIRECTIONS
@@ -179,22 +187,39 @@ def parse_move(form: MultiDict) -> dict:
         move["direction"] = form["direction"]
     if kind == "card":
         move.update(_card(form))
+    if kind == "end_turn" and form.get("no_card"):
+        move["no_card"] = True
     return move
 
 
+def tapped_or_typed(form: MultiDict, chip: str, typed: str) -> str | list[str]:
+    """A chip's value or the typed one; both, when they disagree, for the rules to refuse.
+
+    A typed value never silently beats a chip tapped after it (nor the other way round).
+    """
+    tapped, written = form.get(chip, ""), form.get(typed, "").strip()
+    if tapped and written and tapped != written:
+        return [tapped, written]
+    return written or tapped
+
+
 def _card(form: MultiDict) -> dict:
-    """The card form: its name (typed beats tapped), one gold effect, jail, Černý Petr."""
-    fields: dict = {"card": form.get("card_typed", "").strip() or form.get("card", "")}
+    """The card form: its name, one gold effect, jail, Černý Petr, and whether it stopped."""
+    fields: dict = {"card": tapped_or_typed(form, "card", "card_typed")}
     giver, to = form.get("from", ""), form.get("to", "")
-    amount = form.get("gold_typed", "").strip() or form.get("gold", "")
+    amount = tapped_or_typed(form, "gold", "gold_typed")
     if giver or to or amount:
         fields["transfers"] = [
             {
                 "from": whole_number(giver),
                 "to": to if to == BANK else whole_number(to),
-                "gold": whole_number(amount),
+                "gold": [whole_number(one) for one in amount]
+                if isinstance(amount, list)
+                else whole_number(amount),
             }
         ]
+    if form.get("stop"):
+        fields["stop"] = True
     for field in ("jail", "black_peter"):
         if form.get(field, "") != "":
             fields[field] = whole_number(form[field])
