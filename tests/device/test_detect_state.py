@@ -56,6 +56,8 @@ def test_reveals_become_arm_or_disarm_with_seats_numbered_from_1():
     assert state.reveal_command(reveal) == (P.ARM, "id=7 seats=1,3,4 locked=3")
     assert state.reveal_command({"id": 1, "seats": [1], "locked": []}) == (P.ARM, "id=1 seats=2")
     assert state.reveal_command(None) == (P.DISARM, "")
+    over = {"id": 7, "seats": [0, 2], "locked": [0, 2], "revealed": True}
+    assert state.reveal_command(over) == (P.ARM, "id=7 seats=1,3 locked=1,3 revealed=1")
 
 
 def test_reveal_ids_wrap_on_the_wire_and_map_back():
