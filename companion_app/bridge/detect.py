@@ -12,6 +12,13 @@ KNOWN_CHIPS = {
     (0x1A86, 0x7523): "CH340",
     (0x303A, None): "Espressif native USB",
 }
+#: Espressif's own USB id: the chip's built-in USB, found on ESP32-S2/S3/C3/C6 boards, never on
+#: the classic ESP32 DevKitC the box is wired for (its GPIO 26-32 are flash pins on an S3).
+NATIVE_USB = 0x303A
+NOT_A_DEVKITC = (
+    "an ESP32-S2/S3/C3 board, not the ESP32 DevKitC the box is wired for: the box's firmware"
+    " will not start on it (hardware/README.md)"
+)
 BAUD = 115200
 #: A write that cannot finish this fast means the port is gone (USB unplugged mid-write).
 WRITE_TIMEOUT_S = 1.0
@@ -25,10 +32,11 @@ def chip_name(vid, pid):
 
 
 def candidates(ports=None):
-    """The serial ports that look like a box, as (device, description), best first."""
+    """The serial ports that look like a box, as (device, description), best first: a
+    DevKitC's USB-serial bridge before an Espressif native USB port (an S2/S3/C3 board)."""
     ports = list_ports.comports() if ports is None else ports
-    found = [(p.device, chip_name(p.vid, p.pid)) for p in ports]
-    return sorted((dev, name) for dev, name in found if name)
+    found = [(p.vid == NATIVE_USB, p.device, chip_name(p.vid, p.pid)) for p in ports]
+    return [(dev, name) for _, dev, name in sorted(f for f in found if f[2])]
 
 
 def find_board(ports=None):
@@ -52,6 +60,8 @@ def describe_ports(ports=None):
         name = chip_name(p.vid, p.pid)
         ids = f"{p.vid:04x}:{p.pid:04x}" if p.vid is not None and p.pid is not None else "-"
         mark = f"  <- box? ({name})" if name else ""
+        if p.vid == NATIVE_USB:
+            mark += f": {NOT_A_DEVKITC}"
         lines.append(f"{p.device}  {ids}  {p.description}{mark}")
     return lines
 

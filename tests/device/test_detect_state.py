@@ -24,11 +24,12 @@ PORTS = [
 
 def test_known_chips_are_candidates_and_others_are_not():
     assert detect.candidates(PORTS) == [
-        ("/dev/ttyACM0", "Espressif native USB"),
         ("/dev/ttyUSB0", "CP210x"),
         ("/dev/ttyUSB1", "CH340"),
+        ("/dev/ttyACM0", "Espressif native USB"),  # an S2/S3/C3 board: last (issue 25)
     ]
-    assert detect.find_board(PORTS) == "/dev/ttyACM0"
+    assert detect.find_board(PORTS) == "/dev/ttyUSB0"
+    assert detect.find_board([PORTS[3]]) == "/dev/ttyACM0"  # still found, and warned about
     assert detect.find_board([PORTS[0], PORTS[4]]) is None
 
 
@@ -40,6 +41,8 @@ def test_an_explicit_port_wins_over_detection():
 def test_the_port_list_marks_the_boxes():
     lines = detect.describe_ports(PORTS)
     assert lines[0].startswith("/dev/ttyACM0  303a:1001") and "box?" in lines[0]
+    assert "not the ESP32 DevKitC the box is wired for" in lines[0]
+    assert "DevKitC" not in lines[-1]
     assert "box?" not in lines[1] and lines[-1].startswith("/dev/ttyUSB1  1a86:7523")
 
 
