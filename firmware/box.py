@@ -15,6 +15,7 @@ from session import Session, valid_nonce
 FW_VERSION = "0.2.0"
 STOP = "STOP"  # host -> device: leave the loop for the REPL (firmware updates)
 E_SESSION = "session"  # NAK err=: the command names a host session the box no longer serves
+QUIET = "quiet=1"  # in HB: the box has not heard the host for SILENCE_MS (shows disconnected)
 
 
 def new_nonce() -> str:
@@ -156,7 +157,7 @@ class Box:
             self._hb_at = ticks_add(self._hb_at, self.HEARTBEAT_MS)
             if ticks_diff(now, self._hb_at) >= self.HEARTBEAT_MS:  # fell behind: realign
                 self._hb_at = now
-            self._send(P.HB)
+            self._send(P.HB, "" if scene.connected else QUIET)
         for entry in self._pending:
             if ticks_diff(now, entry[2]) >= self.RETRY_MS:
                 self.port.write(entry[1])

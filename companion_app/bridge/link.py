@@ -67,6 +67,8 @@ class Link:
         self.incompatible = False  # the device speaks another protocol: we send nothing more
         self.hello = None  # fields of the device's last HELLO
         self.failed = None  # the port error of a failed write, if any
+        self.box_quiet = False  # the box's heartbeat says it has not heard us for 3 s
+        self._unanswered_since = None  # a command of ours has waited for an answer since then
         self.errors = {P.E_CRC: 0, P.E_FORMAT: 0, P.E_LONG: 0, "nak": 0, "dup": 0, "retry": 0}
         self.errors.update(foreign=0, session=0)  # answers to another host; our session lost
 
@@ -90,7 +92,10 @@ class Link:
                 return False
             self._last[slot] = (kind, payload)
             seq, line = self._send(kind, self._tagged(payload))
-            self._pending[slot] = [seq, line, self._clock()]  # supersedes an older one
+            now = self._clock()
+            self._pending[slot] = [seq, line, now]  # supersedes an older one
+            if self._unanswered_since is None:
+                self._unanswered_since = now
             return True
 
     def close(self, close_port):
@@ -140,6 +145,15 @@ class Link:
         """True while the device was heard within SILENCE_S."""
         now = self._clock() if now is None else now
         return now - self._heard_at < self.SILENCE_S
+
+    def box_hears_us(self, now=None):
+        """False while the box's heartbeat says it has not heard us for 3 s, or our commands
+        have gone SILENCE_S without any answer (firmware without `quiet=` in HB; resending
+        the state after a HELLO does not restart that wait): the line from us to the box is
+        down even though the box is heard (a one-way outage)."""
+        now = self._clock() if now is None else now
+        since = self._unanswered_since
+        return not self.box_quiet and (since is None or now - since < self.SILENCE_S)
 
     @property
     def heard_at(self):
@@ -215,6 +229,8 @@ class Link:
             self.errors[exc.reason] += 1
             return
         self._heard_at = self._clock()
+        if msg.kind == P.HB:
+            self.box_quiet = msg.payload.find("quiet=1") >= 0
         if msg.kind == P.HELLO:
             self._on_hello(msg)
         if self._rx_seq is None or P.seq_newer(msg.seq, self._rx_seq):
@@ -275,6 +291,8 @@ class Link:
         if fields.get("host", self.nonce) != self.nonce:
             self.errors["foreign"] += 1
             return
+        self.box_quiet = False  # it answered a line of ours: it hears us
+        self._unanswered_since = None
         if msg.kind == P.NAK and fields.get("err") == E_SESSION:
             self._session_lost()
             return
