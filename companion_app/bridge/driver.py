@@ -44,6 +44,7 @@ class Bridge(LinkEvents):
         self.sessions = 0  # ports opened
         self.holders = []  # [(pid, name)] of other programs with our port open, last look
         self._holders_at = None  # when we last looked (None: not on this port yet)
+        self._looking = None  # the thread looking for them, while it runs
         self.follower = Follower(app_url, self.show, table=table)
         self.worker = AppWorker(app_url)
         self._thread = threading.Thread(target=self._serial_loop, name="device-serial", daemon=True)
@@ -230,23 +231,32 @@ class Bridge(LinkEvents):
         self._report_with(fields, self._holders_report(self.port_path, trouble=not connected))
 
     def _holders_report(self, path, trouble=True):
-        """`holders` (and problem port_shared if any): other programs with the port open,
-        looked up at a session's start, then every HOLDERS_S in trouble, else HOLDERS_OK_S."""
+        """`holders` (and problem port_shared if any): other programs with the port open, as
+        last found. A new look starts at a session's start, then every HOLDERS_S in trouble,
+        else HOLDERS_OK_S, in a thread of its own: reading /proc takes a busy machine a third
+        of a second, which the serial reader must not wait for."""
         now = time.monotonic()
         every = self.HOLDERS_S if trouble else self.HOLDERS_OK_S
         due = self._holders_at is None or now - self._holders_at >= every
-        if path and due:
+        if path and due and (self._looking is None or not self._looking.is_alive()):
             self._holders_at = now
-            try:
-                found = holders.port_holders(path)
-            except OSError as exc:  # /proc unreadable: we cannot tell
-                log.info("cannot look for other programs on %s: %s", path, exc)
-                found = []
-            if found and found != self.holders:
-                log.warning("%s is also open in %s", path, holders.describe(found))
-            self.holders = found
+            self._looking = threading.Thread(
+                target=self._look_for_holders, args=(path,), name="device-holders", daemon=True
+            )
+            self._looking.start()
         listed = [{"pid": pid, "name": name[:64]} for pid, name in self.holders[:8]]
         return {"holders": listed, **({"problem": "port_shared"} if listed else {})}
+
+    def _look_for_holders(self, path):
+        """Find the other programs with `path` open (a thread of its own)."""
+        try:
+            found = holders.port_holders(path)
+        except OSError as exc:  # /proc unreadable: we cannot tell
+            log.info("cannot look for other programs on %s: %s", path, exc)
+            found = []
+        if found and found != self.holders:
+            log.warning("%s is also open in %s", path, holders.describe(found))
+        self.holders = found
 
     def _report_with(self, fields, extra):
         """`fields` with `extra` over them (its problem wins), reported."""

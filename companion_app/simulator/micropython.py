@@ -32,6 +32,7 @@ MIN_NODE = 20
 READ_SIZE = 4096
 SELECT_S = 0.05
 QUIT_S = 2.0
+CALIBRATE_S = 20.0  # a first boot slower than this is not waited for
 
 
 class SimulatorUnavailable(OSError):
@@ -136,6 +137,8 @@ class MicroPythonSimulator(PtyBox):
     def start(self):
         """Boot the board and start carrying bytes from the pty; returns self."""
         self._power_up("power-on")
+        if self.boot_ms:
+            self._calibrate()
         forward = threading.Thread(target=self._forward, name="mpsim-forward", daemon=True)
         forward.start()
         self._threads.append(forward)
@@ -191,6 +194,16 @@ class MicroPythonSimulator(PtyBox):
             if gen != self._boot_gen:
                 return
         self._spawn(cause, waited_s=wait_s)
+
+    def _calibrate(self):
+        """Measure this machine's warm start of the simulated board (a cold first boot is
+        slower, and a delay worked out from it would make the next boot too quick): wait for
+        the first boot's first line, then power-cycle once without a delay."""
+        deadline = time.monotonic() + CALIBRATE_S
+        while self.quickest_boot_s is None and time.monotonic() < deadline:
+            self._stop.wait(SELECT_S)
+        self._kill()
+        self._spawn("power-on")
 
     def _first_line(self):
         """The board process said its first line: note how quickly it started."""
