@@ -30,6 +30,33 @@ def make_box(port=None, piezo=True, boot=None, wdt=None):
     )
 
 
+WIRED_FOR = "ESP32"  # the chip hardware/pinout.json is for: the classic ESP32 of a DevKitC
+
+
+def chip(machine_text=None):
+    """The chip MicroPython says it runs on ("ESP32", "ESP32S3", ...), or "" if it does not."""
+    if machine_text is None:
+        import os
+
+        uname = getattr(os, "uname", None)  # every ESP32 port has it; a test build may not
+        machine_text = uname().machine if uname else ""  # "Generic ESP32S3 module with ESP32S3"
+    mark = machine_text.rfind(" with ")
+    return machine_text[mark + 6 :].strip() if mark >= 0 else ""
+
+
+def wired_for_this_chip(machine_text=None):
+    """False on another ESP32 family member (S2, S3, C3...): there GPIO 26-32 of our pinout
+    are flash and PSRAM pins, so the box must not touch them; it says so on the serial line."""
+    found = chip(machine_text)
+    if not found.startswith(WIRED_FOR) or found == WIRED_FOR:
+        return True
+    print(
+        "The box's firmware is wired for an ESP32 DevKitC (hardware/pinout.json); this board"
+        f" is an {found}, whose GPIO 26-32 are flash pins. The box does not start."
+    )
+    return False
+
+
 def safe_mode():
     """True while seat 1's button is held: boot to the REPL instead of the box."""
     return machine.Pin(pins.BUTTONS[0], machine.Pin.IN, machine.Pin.PULL_UP).value() == 0

@@ -10,10 +10,12 @@ import random
 import protocol as P
 from compat import ticks_add, ticks_diff, ticks_ms
 from frame import SEAT_ARMED, SEAT_IDLE, SEAT_LOCKED, SEAT_OFF, SEAT_REVEALED, Frame, Scene
+from session import Session, valid_nonce
 
 FW_VERSION = "0.2.0"
 STOP = "STOP"  # host -> device: leave the loop for the REPL (firmware updates)
-NONCE_LEN = 8  # hex digits of a boot or host nonce (docs/protocol.md "Sessions")
+E_SESSION = "session"  # NAK err=: the command names a host session the box no longer serves
+QUIET = "quiet=1"  # in HB: the box has not heard the host for SILENCE_MS (shows disconnected)
 
 
 def new_nonce() -> str:
@@ -49,11 +51,7 @@ class Box:
         self._reader = P.LineReader()
         self._rx = bytearray(self.RX_CHUNK)
         self._tx_seq = 1
-        self._last_set: int | None = None  # seq of the last applied SET...
-        self._last_reveal: int | None = (
-            None  # ...and ARM/DISARM: older or equal ones are duplicates
-        )
-        self._host: str | None = None  # the host session's nonce; None: no session since boot
+        self.session = Session()  # the host session served: nonce, last command per slot
         self._heard_at = 0
         self._hb_at = 0
         self._announce_at = 0
@@ -72,6 +70,7 @@ class Box:
             "dup": 0,
             "dropped": 0,
             "nosession": 0,
+            E_SESSION: 0,
         }
 
     # ----- the loop -------------------------------------------------------------------------
@@ -112,9 +111,7 @@ class Box:
     @property
     def settled(self) -> bool:
         """True once a host session has set both the display and the reveal state."""
-        return (
-            self._host is not None and self._last_set is not None and self._last_reveal is not None
-        )
+        return self.session.settled
 
     def poll_serial(self, now: int) -> None:
         """Read what the host sent and act on each complete line."""
@@ -160,7 +157,7 @@ class Box:
             self._hb_at = ticks_add(self._hb_at, self.HEARTBEAT_MS)
             if ticks_diff(now, self._hb_at) >= self.HEARTBEAT_MS:  # fell behind: realign
                 self._hb_at = now
-            self._send(P.HB)
+            self._send(P.HB, "" if scene.connected else QUIET)
         for entry in self._pending:
             if ticks_diff(now, entry[2]) >= self.RETRY_MS:
                 self.port.write(entry[1])
@@ -199,7 +196,7 @@ class Box:
         elif kind == P.HELLO:
             self._host_hello(msg, now)
         elif kind in P.RELIABLE_FROM_HOST:
-            if self._host is None:  # from a host that does not know this boot yet: its
+            if self.session.host is None:  # from a host that does not know this boot yet: its
                 self.errors["nosession"] += 1  # retry comes after the HELLO exchange
                 return
             self._command(msg, now)
@@ -215,40 +212,48 @@ class Box:
             host = msg.fields().get("host", "")
         except P.ProtocolError:
             host = None
-        if host is None or len(host) > NONCE_LEN or not _is_hex(host):
+        if host is None or not valid_nonce(host):
             self._send(P.NAK, f"of={msg.seq} err={P.E_FIELD}")
             return
-        if host == "" or host != self._host:  # "": a protocol-1 host without nonces
-            self._host = host
-            self._last_set = None  # a new host session numbers its commands afresh
-            self._last_reveal = None
+        self.session.hello(host)
         self._announce(now)
 
     def _command(self, msg: P.Message, now: int) -> None:
-        """Apply a SET/ARM/DISARM once, in order per slot; always answer ACK or NAK."""
-        is_set = msg.kind == P.SET
-        if not P.seq_newer(msg.seq, self._last_set if is_set else self._last_reveal):
-            self.errors["dup"] += 1
-            self._send(P.ACK, f"of={msg.seq} dup=1")
-            return
+        """Apply a SET/ARM/DISARM of this host session once, in order per slot; always answer.
+
+        A command naming another session (a late line of an earlier host process) is refused
+        with `err=session`, its answer naming that session: it is never applied and never
+        counts as a duplicate of this session's commands.
+        """
         try:
             fields = msg.fields()
-            if is_set:
+        except P.ProtocolError as exc:
+            self._send(P.NAK, f"of={msg.seq} err={exc.reason}")
+            return
+        host = fields.get("host", "")
+        if not self.session.owns(host):
+            self.errors[E_SESSION] += 1
+            self._send(P.NAK, f"of={msg.seq} err={E_SESSION}" + (" host=" + host if host else ""))
+            return
+        tag = self.session.tag()
+        if not self.session.fresh(msg.kind, msg.seq):
+            self.errors["dup"] += 1
+            self._send(P.ACK, f"of={msg.seq} dup=1{tag}")
+            return
+        try:
+            if msg.kind == P.SET:
                 self._apply_set(fields, now)
             elif msg.kind == P.ARM:
                 self._apply_arm(fields, now)
             else:
                 self._reset_reveal(0)
         except P.ProtocolError as exc:
-            self._send(P.NAK, f"of={msg.seq} err={exc.reason}")
+            self._send(P.NAK, f"of={msg.seq} err={exc.reason}{tag}")
             return
-        if is_set:
-            self._last_set = msg.seq
-        else:
-            self._last_reveal = msg.seq
+        self.session.applied(msg.kind, msg.seq)
         self._update_countdown(now)
         self._refresh_seats()
-        self._send(P.ACK, f"of={msg.seq}")
+        self._send(P.ACK, f"of={msg.seq}{tag}")
 
     def _apply_set(self, fields: dict[str, str], now: int) -> None:
         """`SET police= limit= round= seats= [rounds=] [bright=]`: the whole display state."""
@@ -272,19 +277,28 @@ class Box:
         frame.set_brightness(bright)
 
     def _apply_arm(self, fields: dict[str, str], now: int) -> None:
-        """`ARM id= seats= [locked=]`: these seats must choose; same id keeps their progress."""
+        """`ARM id= seats= [locked=] [revealed=1]`: these seats must choose; the same id keeps
+        their progress. `revealed=1` on a reveal this box does not hold (it was reset, or it
+        follows a table whose reveal is over) shows it revealed at once: no countdown replayed,
+        no REVEAL sent (the app revealed it already). On the reveal it holds, it is `locked=`."""
         rid = _number(fields, "id", 1, P.SEQ_MOD - 1)
         if "seats" not in fields:
             raise P.ProtocolError(P.E_FIELD, "seats")
         armed = P.seats_to_mask(fields["seats"])
         locked = P.seats_to_mask(fields.get("locked", ""))
+        revealed = _number(fields, "revealed", 0, 1, 0)
         if armed >= 1 << self.frame.SEAT_LEDS or locked & ~armed:
             raise P.ProtocolError(P.E_RANGE, "seats")
+        if revealed and rid != self._reveal_id:
+            self._reset_reveal(rid)
+            self._armed = self._locked = armed
+            self._revealed = True
+            return
         if rid != self._reveal_id:
             self._reset_reveal(rid)
         self._armed = armed
         if not self._revealed:
-            self._locked = (self._locked | locked) & armed
+            self._locked = (self._locked | (armed if revealed else locked)) & armed
 
     def _reset_reveal(self, rid: int) -> None:
         """Start reveal `rid` afresh (0: no reveal); events of other reveals are dropped."""
@@ -296,10 +310,14 @@ class Box:
         self._pending = [e for e in self._pending if e[3] == rid and rid]
 
     def _settle(self, msg: P.Message) -> None:
-        """ACK/NAK `of=<seq>` from the host: that event needs no more retries."""
+        """ACK/NAK `of=<seq>` from this host session: that event needs no more retries (an
+        answer of another session's host is not: this session's host has not seen the event)."""
         try:
-            of = int(msg.fields().get("of", "-1"))
+            fields = msg.fields()
+            of = int(fields.get("of", "-1"))
         except (P.ProtocolError, ValueError):
+            return
+        if not self.session.owns(fields.get("host", "")):
             return
         self._pending = [e for e in self._pending if e[0] != of]
 
@@ -342,7 +360,7 @@ class Box:
             f"fw={FW_VERSION} proto={P.PROTO_VERSION} board={self.board} uid={self.uid or '0'}"
             f" layout={f.POLICE_LEDS},{f.ROUND_LEDS},{f.SEAT_LEDS} boot={self.boot}"
         )
-        return text + f" host={self._host}" if self._host else text
+        return text + self.session.tag()
 
     def _announce(self, now: int) -> None:
         """Send HELLO (at boot, answering the host, and until the host has set the state)."""
@@ -390,11 +408,3 @@ def _number(
     if not low <= value <= high:
         raise P.ProtocolError(P.E_RANGE, key)
     return value
-
-
-def _is_hex(text: str) -> bool:
-    """True if every character is a lower-case hex digit."""
-    for ch in text:
-        if ch not in "0123456789abcdef":
-            return False
-    return True

@@ -2,12 +2,13 @@
 
 Hold seat 1's button while resetting to stay in the REPL (safe mode). A running box leaves
 for the REPL when the host sends STOP; `companion firmware deploy` does that before mpremote.
+On an ESP32-S2/S3/C3 the box does not start at all (its pins would be flash pins there).
 """
 
 import board
 import micropython
 
-if not board.safe_mode():
+if board.wired_for_this_chip() and not board.safe_mode():
     micropython.kbd_intr(-1)
     try:
         board.run()

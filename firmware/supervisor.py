@@ -35,10 +35,15 @@ class Supervisor:
         self._recent: list[int] = []  # ticks of the faults within FAULT_WINDOW_MS
 
     def run(self):
-        """Run boxes until one returns (STOP); that box."""
+        """Run boxes until one returns (STOP); that box.
+
+        Building the box is inside the `try` too: a failure there (a driver that will not
+        start) must not drop to the REPL, where the watchdog would reset the board in a loop
+        with nothing shown; it is a fault like any other, retried and counted."""
         while True:
-            box = self.make_box()
+            box = None
             try:
+                box = self.make_box()
                 self.run_box(box)
             except Exception as exc:  # any bug in the loop: show it, then a fresh box
                 self.fault(box, exc)
@@ -61,9 +66,11 @@ class Supervisor:
             now = self.clock()
 
     def show_fault(self, box, now: int) -> None:
-        """One frame of the fault pattern; the watchdog is fed (the supervisor is alive)."""
+        """One frame of the fault pattern (none without a box); the watchdog is fed."""
         if self.wdt is not None:
             self.wdt.feed()
+        if box is None:  # building the box failed: there is no strip to draw on
+            return
         try:
             box.frame.render_fault(now)
             box.strip.show(box.frame.buf)

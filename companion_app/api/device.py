@@ -22,7 +22,7 @@ from scoring.reveal import StaleReveal
 bp = Blueprint("api_device", __name__, url_prefix="/api")
 
 BAD_REQUEST, CONFLICT, CREATED = 400, 409, 201
-STATUS_FIELDS = ("mode", "connected", "port", "hello", "last_seen_ms")
+STATUS_FIELDS = ("mode", "connected", "problem", "holders", "port", "hello", "last_seen_ms")
 FOLLOW_EXAMPLE = 'Send {"table": "<table id>"}, or {"table": null} for the default.'
 PRESS_EXAMPLE = '{"id": <reveal id>, "seat": <seat>}'
 ARM_EXAMPLE = "seats: missing; send the seats that must choose, like [0, 2, 3]."

@@ -1,6 +1,7 @@
 """Finding the box: USB serial ports by VID:PID, or an explicit port; opening it without a reset."""
 
 import errno
+import logging
 import sys
 
 import serial
@@ -12,6 +13,14 @@ KNOWN_CHIPS = {
     (0x1A86, 0x7523): "CH340",
     (0x303A, None): "Espressif native USB",
 }
+#: Espressif's own USB id: the chip's built-in USB, found on ESP32-S2/S3/C3/C6 boards, never on
+#: the classic ESP32 DevKitC the box is wired for (its GPIO 26-32 are flash pins on an S3).
+NATIVE_USB = 0x303A
+NOT_A_DEVKITC = (
+    "an ESP32-S2/S3/C3 board, not the ESP32 DevKitC the box is wired for: the box's firmware"
+    " will not start on it (hardware/README.md)"
+)
+log = logging.getLogger(__name__)
 BAUD = 115200
 #: A write that cannot finish this fast means the port is gone (USB unplugged mid-write).
 WRITE_TIMEOUT_S = 1.0
@@ -25,10 +34,11 @@ def chip_name(vid, pid):
 
 
 def candidates(ports=None):
-    """The serial ports that look like a box, as (device, description), best first."""
+    """The serial ports that look like a box, as (device, description), best first: a
+    DevKitC's USB-serial bridge before an Espressif native USB port (an S2/S3/C3 board)."""
     ports = list_ports.comports() if ports is None else ports
-    found = [(p.device, chip_name(p.vid, p.pid)) for p in ports]
-    return sorted((dev, name) for dev, name in found if name)
+    found = [(p.vid == NATIVE_USB, p.device, chip_name(p.vid, p.pid)) for p in ports]
+    return [(dev, name) for _, dev, name in sorted(f for f in found if f[2])]
 
 
 def find_board(ports=None):
@@ -52,6 +62,8 @@ def describe_ports(ports=None):
         name = chip_name(p.vid, p.pid)
         ids = f"{p.vid:04x}:{p.pid:04x}" if p.vid is not None and p.pid is not None else "-"
         mark = f"  <- box? ({name})" if name else ""
+        if p.vid == NATIVE_USB:
+            mark += f": {NOT_A_DEVKITC}"
         lines.append(f"{p.device}  {ids}  {p.description}{mark}")
     return lines
 
@@ -68,7 +80,7 @@ class PortDenied(serial.SerialException):
 _BUSY_ERRNOS = {errno.EAGAIN, errno.EWOULDBLOCK, errno.EBUSY}
 
 
-def open_port(path, timeout, platform=sys.platform, make=serial.Serial):
+def open_port(path, timeout, platform=sys.platform, make=serial.Serial, keep_out=False):
     """Open `path` at 115200 8N1, exclusively, without pulling the board into reset.
 
     The usual ESP32 auto-reset circuit holds EN low while RTS is asserted and DTR is not.
@@ -77,6 +89,8 @@ def open_port(path, timeout, platform=sys.platform, make=serial.Serial):
     stay asserted there (what the OS set; mpremote does the same). Windows applies both lines
     in one call at open, so there both start deasserted, as mpremote and esptool do.
     hardware/README.md, "Opening the port", has the circuit and the sources.
+    `keep_out` (the bridge): no other program may open the tty while we have it; close it
+    with `close_port`.
     """
     port = make()
     port.port = path
@@ -94,7 +108,37 @@ def open_port(path, timeout, platform=sys.platform, make=serial.Serial):
         if explained is None:
             raise
         raise explained from exc
+    if keep_out and platform != "win32":
+        keep_others_out(port)
     return port
+
+
+def keep_others_out(port):
+    """TIOCEXCL on the open tty: from now on the kernel refuses every other open of it (but
+    root's) with EBUSY, so a plain `cat` or serial monitor cannot read the box's lines away.
+    pyserial's `exclusive` is only flock, which such readers never ask for. A program that
+    opened the port before us keeps it: the status names it (holders.py)."""
+    import fcntl
+    import termios
+
+    try:
+        fcntl.ioctl(port.fileno(), termios.TIOCEXCL)
+    except (AttributeError, OSError, ValueError) as exc:  # not a tty (a test double)
+        log.info("cannot make %s exclusive: %s", port.port, exc)
+
+
+def close_port(port):
+    """Close a port opened with `keep_out`: the flag goes first (it would outlive us on a
+    tty another process still holds, and keep out our own next open and mpremote's)."""
+    if sys.platform != "win32":
+        import fcntl
+        import termios
+
+        try:
+            fcntl.ioctl(port.fileno(), termios.TIOCNXCL)
+        except (AttributeError, OSError, ValueError):  # closed under us, or not a tty
+            pass
+    port.close()
 
 
 def _explained(path, exc, platform):

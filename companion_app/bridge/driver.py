@@ -10,7 +10,7 @@ import logging
 import threading
 import time
 
-from companion_app.bridge import detect, state
+from companion_app.bridge import detect, holders, state
 from companion_app.bridge.appclient import AppUnreachable
 from companion_app.bridge.follow import AppWorker, Follower
 from companion_app.bridge.link import Link, LinkEvents
@@ -27,6 +27,8 @@ class Bridge(LinkEvents):
     BACKOFF_MIN_S = 0.1  # reconnect delays double from here...
     BACKOFF_MAX_S = 1.0  # ...up to here (a replugged box is back within about a second)
     STATUS_S = 1.0  # report the status at least this often
+    HOLDERS_S = 2.0  # while the link is in trouble, look for other programs on the port this often
+    HOLDERS_OK_S = 10.0  # ...and this often while it is fine (a reader may still steal lines)
 
     def __init__(self, app_url, find_port, table=None, mode="serial", report=None):
         self.find_port = find_port
@@ -40,6 +42,9 @@ class Bridge(LinkEvents):
         self._seq = 1
         self.port_path = None
         self.sessions = 0  # ports opened
+        self.holders = []  # [(pid, name)] of other programs with our port open, last look
+        self._holders_at = None  # when we last looked (None: not on this port yet)
+        self._looking = None  # the thread looking for them, while it runs
         self.follower = Follower(app_url, self.show, table=table)
         self.worker = AppWorker(app_url)
         self._thread = threading.Thread(target=self._serial_loop, name="device-serial", daemon=True)
@@ -75,9 +80,9 @@ class Bridge(LinkEvents):
 
     @property
     def connected(self):
-        """True while a compatible box is answering."""
+        """True while a compatible box is answering and hears us."""
         link = self._link
-        return bool(link and link.ready and link.alive())
+        return bool(link and link.ready and link.alive() and link.box_hears_us())
 
     # ----- the serial side ----------------------------------------------------------------
 
@@ -87,7 +92,7 @@ class Bridge(LinkEvents):
         while not self._stop.is_set():
             path, port = self._open()
             if port is None:
-                self._report(connected=False, port=path)
+                self._report(connected=False, port=path, problem=None, holders=[])
                 self._stop.wait(delay)
                 delay = min(2 * delay, self.BACKOFF_MAX_S)
                 continue
@@ -108,7 +113,7 @@ class Bridge(LinkEvents):
         if path is None:
             return None, None
         try:
-            return path, detect.open_port(path, self.READ_TIMEOUT_S)
+            return path, detect.open_port(path, self.READ_TIMEOUT_S, keep_out=True)
         except (OSError, ValueError) as exc:  # SerialException is an OSError
             log.info("cannot open %s: %s", path, exc)
             return path, None
@@ -139,12 +144,14 @@ class Bridge(LinkEvents):
         finally:
             self._link = None
             self._seq = link.next_seq
-            link.close(port.close)
-            self._report(connected=False)
+            link.close(lambda: detect.close_port(port))
+            gone = {"connected": False, "problem": "box_silent"}
+            self._report_with(gone, self._holders_report(path))
 
     def attach(self, link, path=None):
         """Make `link` (on port `path`) the current session's link."""
         self._link, self.port_path = link, path
+        self._holders_at = None
 
     def _feed(self, link, data):
         """Hand bytes to the link; a bug in handling them is logged, the port stays open."""
@@ -214,12 +221,46 @@ class Bridge(LinkEvents):
         if link is None:
             return
         age = max(0, round((time.monotonic() - link.heard_at) * 1000))
-        self._report(
-            connected=bool(link.ready and link.alive()),
-            port=self.port_path,
-            hello=link.hello,
-            last_seen_ms=age,
-        )
+        alive, hears = link.alive(), link.box_hears_us()
+        connected = bool(link.ready and alive and hears)
+        problem = None if connected else "box_silent" if not alive else None
+        if alive and not hears:
+            problem = "box_deaf"
+        fields = {"connected": connected, "problem": problem, "port": self.port_path}
+        fields.update(hello=link.hello, last_seen_ms=age)
+        self._report_with(fields, self._holders_report(self.port_path, trouble=not connected))
+
+    def _holders_report(self, path, trouble=True):
+        """`holders` (and problem port_shared if any): other programs with the port open, as
+        last found. A new look starts at a session's start, then every HOLDERS_S in trouble,
+        else HOLDERS_OK_S, in a thread of its own: reading /proc takes a busy machine a third
+        of a second, which the serial reader must not wait for."""
+        now = time.monotonic()
+        every = self.HOLDERS_S if trouble else self.HOLDERS_OK_S
+        due = self._holders_at is None or now - self._holders_at >= every
+        if path and due and (self._looking is None or not self._looking.is_alive()):
+            self._holders_at = now
+            self._looking = threading.Thread(
+                target=self._look_for_holders, args=(path,), name="device-holders", daemon=True
+            )
+            self._looking.start()
+        listed = [{"pid": pid, "name": name[:64]} for pid, name in self.holders[:8]]
+        return {"holders": listed, **({"problem": "port_shared"} if listed else {})}
+
+    def _look_for_holders(self, path):
+        """Find the other programs with `path` open (a thread of its own)."""
+        try:
+            found = holders.port_holders(path)
+        except OSError as exc:  # /proc unreadable: we cannot tell
+            log.info("cannot look for other programs on %s: %s", path, exc)
+            found = []
+        if found and found != self.holders:
+            log.warning("%s is also open in %s", path, holders.describe(found))
+        self.holders = found
+
+    def _report_with(self, fields, extra):
+        """`fields` with `extra` over them (its problem wins), reported."""
+        self._report(**{**fields, **extra})
 
     def _report(self, **fields):
         """Pass the status on (a bug or a refusal there never stops the bridge)."""

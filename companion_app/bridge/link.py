@@ -21,6 +21,7 @@ log = logging.getLogger(__name__)
 DISPLAY = "display"  # SET
 REVEAL = "reveal"  # ARM / DISARM
 _SLOT = {P.SET: DISPLAY, P.ARM: REVEAL, P.DISARM: REVEAL}
+E_SESSION = "session"  # NAK err=: the box serves another host session (docs/protocol.md)
 
 
 class LinkEvents:
@@ -66,7 +67,10 @@ class Link:
         self.incompatible = False  # the device speaks another protocol: we send nothing more
         self.hello = None  # fields of the device's last HELLO
         self.failed = None  # the port error of a failed write, if any
+        self.box_quiet = False  # the box's heartbeat says it has not heard us for 3 s
+        self._unanswered_since = None  # a command of ours has waited for an answer since then
         self.errors = {P.E_CRC: 0, P.E_FORMAT: 0, P.E_LONG: 0, "nak": 0, "dup": 0, "retry": 0}
+        self.errors.update(foreign=0, session=0)  # answers to another host; our session lost
 
     # ----- sending ------------------------------------------------------------------------
 
@@ -87,8 +91,11 @@ class Link:
             if not self.ready or (not force and self._last.get(slot) == (kind, payload)):
                 return False
             self._last[slot] = (kind, payload)
-            seq, line = self._send(kind, payload)
-            self._pending[slot] = [seq, line, self._clock()]  # supersedes an older one
+            seq, line = self._send(kind, self._tagged(payload))
+            now = self._clock()
+            self._pending[slot] = [seq, line, now]  # supersedes an older one
+            if self._unanswered_since is None:
+                self._unanswered_since = now
             return True
 
     def close(self, close_port):
@@ -139,6 +146,15 @@ class Link:
         now = self._clock() if now is None else now
         return now - self._heard_at < self.SILENCE_S
 
+    def box_hears_us(self, now=None):
+        """False while the box's heartbeat says it has not heard us for 3 s, or our commands
+        have gone SILENCE_S without any answer (firmware without `quiet=` in HB; resending
+        the state after a HELLO does not restart that wait): the line from us to the box is
+        down even though the box is heard (a one-way outage)."""
+        now = self._clock() if now is None else now
+        since = self._unanswered_since
+        return not self.box_quiet and (since is None or now - since < self.SILENCE_S)
+
     @property
     def heard_at(self):
         """When the device was last heard (the link's clock)."""
@@ -153,6 +169,12 @@ class Link:
         """Seqs of the commands still waiting for an answer (for tests and status)."""
         with self._lock:
             return sorted(entry[0] for entry in self._pending.values())
+
+    def _tagged(self, payload):
+        """`payload` naming this session (`host=`): the box applies and answers it only while it
+        serves this session, so a late line of ours never confuses a later host, nor its ours."""
+        tag = f"host={self.nonce}"
+        return f"{payload} {tag}" if payload else tag
 
     def _greeting(self):
         """True while our HELLO waits for an answer that names our nonce."""
@@ -185,9 +207,9 @@ class Link:
     def _reply(self, seq, err):
         """ACK or NAK a device event."""
         if err is None:
-            self._send(P.ACK, f"of={seq}")
+            self._send(P.ACK, self._tagged(f"of={seq}"))
         else:
-            self._send(P.NAK, f"of={seq} err={err}")
+            self._send(P.NAK, self._tagged(f"of={seq} err={err}"))
 
     # ----- receiving ----------------------------------------------------------------------
 
@@ -207,6 +229,8 @@ class Link:
             self.errors[exc.reason] += 1
             return
         self._heard_at = self._clock()
+        if msg.kind == P.HB:
+            self.box_quiet = msg.payload.find("quiet=1") >= 0
         if msg.kind == P.HELLO:
             self._on_hello(msg)
         if self._rx_seq is None or P.seq_newer(msg.seq, self._rx_seq):
@@ -253,11 +277,24 @@ class Link:
         self.events.on_hello(fields, compatible)
 
     def _settle(self, msg):
-        """ACK/NAK of one of our commands: it needs no more retries."""
+        """ACK/NAK of one of our commands: it needs no more retries.
+
+        Only an answer naming our session counts (or naming none: firmware without session
+        tags); one naming another host answers that host's line with the same seq. A NAK
+        `err=session` naming us means the box serves another host now: we greet it again.
+        """
         try:
             fields = msg.fields()
             of = int(fields.get("of", "-1"))
         except (P.ProtocolError, ValueError):
+            return
+        if fields.get("host", self.nonce) != self.nonce:
+            self.errors["foreign"] += 1
+            return
+        self.box_quiet = False  # it answered a line of ours: it hears us
+        self._unanswered_since = None
+        if msg.kind == P.NAK and fields.get("err") == E_SESSION:
+            self._session_lost()
             return
         if msg.kind == P.NAK:
             self.errors["nak"] += 1
@@ -265,6 +302,14 @@ class Link:
         for slot, entry in list(self._pending.items()):
             if entry[0] == of:
                 del self._pending[slot]
+
+    def _session_lost(self):
+        """The box no longer serves our session (a later HELLO took it): greet it again; the
+        full state follows its answer."""
+        self.errors["session"] += 1
+        if self.ready and self._hello_line is not None:
+            self.ready = False
+            self._say_hello(self._clock())
 
     def _event(self, msg):
         """PRESS/REVEAL: answer a repeat at once, hand a new one to the events once."""

@@ -6,7 +6,7 @@ import threading
 from companion_app.bridge.appclient import AppClient, AppUnreachable
 
 log = logging.getLogger(__name__)
-FIELDS = ("mode", "connected", "port", "hello", "last_seen_ms")
+FIELDS = ("mode", "connected", "problem", "holders", "port", "hello", "last_seen_ms")
 
 
 class RemoteStatus:

@@ -44,13 +44,19 @@ def _seats(indexes):
 
 
 def reveal_command(reveal):
-    """(kind, payload): `ARM id= seats= [locked=]` for a reveal, `DISARM` for None."""
+    """(kind, payload): `ARM id= seats= [locked=] [revealed=1]` for a reveal, `DISARM` for None.
+
+    `revealed=1` once the app revealed it: a box that was reset meanwhile shows the reveal as
+    it is instead of counting down again (docs/protocol.md, ARM).
+    """
     if not reveal:
         return P.DISARM, ""
     payload = f"id={wire_id(reveal['id'])} seats={_seats(reveal.get('seats'))}"
     locked = _seats(reveal.get("locked"))
     if locked:
         payload += f" locked={locked}"
+    if reveal.get("revealed"):
+        payload += " revealed=1"
     return P.ARM, payload
 
 

@@ -21,6 +21,12 @@ import time
 from flask import Flask
 
 MODES = ("serial", "simulator", "virtual", "remote")
+#: Why a box is not connected, when the bridge knows: the box sends nothing (box_silent), the
+#: box hears nothing from us though we hear it (box_deaf), another program has the port open
+#: and reads the box's lines away (port_shared, with `holders`).
+PROBLEMS = ("box_silent", "box_deaf", "port_shared")
+MAX_HOLDERS = 8  # other programs named in a report at most
+MAX_NAME = 64  # characters of a program name kept
 #: What runs a simulated box's firmware (`companion serve --simulate[=ENGINE]`).
 SIMULATORS = ("micropython", "cpython")
 #: Mode with no box: the on-screen panel is the device.
@@ -46,6 +52,8 @@ class DeviceStatus:
         self._seen_at: float | None = None
         self._expires_at: float | None = None
         self._simulator: str | None = None
+        self._problem: str | None = None
+        self._holders: list[dict] = []
 
     def update(
         self,
@@ -57,9 +65,12 @@ class DeviceStatus:
         last_seen_ms: object = _KEEP,
         ttl_s: float | None = None,
         simulator: object = _KEEP,
+        problem: object = _KEEP,
+        holders: object = _KEEP,
     ) -> None:
         """Change the given fields (others keep their value); ValueError for a bad value."""
         _check(mode, connected, port, hello, last_seen_ms)
+        _check_problem(problem, holders)
         if simulator is not _KEEP and simulator is not None and simulator not in SIMULATORS:
             raise ValueError(f"simulator must be one of {', '.join(SIMULATORS)}, or null.")
         with self._lock:
@@ -70,6 +81,10 @@ class DeviceStatus:
                 self._mode = mode
             if connected is not _KEEP:
                 self._connected = connected
+            if problem is not _KEEP:
+                self._problem = problem
+            if holders is not _KEEP:
+                self._holders = [dict(h) for h in holders or ()]
             if port is not _KEEP:
                 self._port = port
             if hello is not _KEEP:
@@ -79,7 +94,8 @@ class DeviceStatus:
             self._expires_at = None if ttl_s is None else now + ttl_s
 
     def snapshot(self) -> dict:
-        """The status as JSON: mode, connected, port, hello, last_seen_ms (an age, or None),
+        """The status as JSON: mode, connected, problem (PROBLEMS or None), holders (other
+        programs with the port open: pid, name), port, hello, last_seen_ms (an age, or None),
         and `simulator` (micropython or cpython) while a simulated box runs in-process."""
         with self._lock:
             now = self._clock()
@@ -88,6 +104,8 @@ class DeviceStatus:
             body = {
                 "mode": self._mode,
                 "connected": self._connected and not expired,
+                "problem": None if expired else self._problem,
+                "holders": [] if expired else [dict(h) for h in self._holders],
                 "port": self._port,
                 "hello": None if self._hello is None else dict(self._hello),
                 "last_seen_ms": seen,
@@ -99,7 +117,14 @@ class DeviceStatus:
     def reset(self) -> None:
         """Back to "no bridge": virtual mode, not connected (a bridge that stops calls it)."""
         self.update(
-            mode=VIRTUAL, connected=False, port=None, hello=None, last_seen_ms=None, simulator=None
+            mode=VIRTUAL,
+            connected=False,
+            port=None,
+            hello=None,
+            last_seen_ms=None,
+            simulator=None,
+            problem=None,
+            holders=[],
         )
 
 
@@ -116,6 +141,23 @@ def _check(mode, connected, port, hello, last_seen_ms) -> None:
     if last_seen_ms is not _KEEP and last_seen_ms is not None:
         if type(last_seen_ms) is not int or last_seen_ms < 0:
             raise ValueError("last_seen_ms must be a whole number of milliseconds (0 or more).")
+
+
+def _check_problem(problem, holders) -> None:
+    """Refuse an unknown problem or a malformed holders list with a sentence naming it."""
+    if problem is not _KEEP and problem is not None and problem not in PROBLEMS:
+        raise ValueError(f"problem must be one of {', '.join(PROBLEMS)}, or null.")
+    if holders is _KEEP:
+        return
+    shape = "holders must be a list of at most 8 objects with a pid (number) and a name."
+    if not isinstance(holders, list) or len(holders) > MAX_HOLDERS:
+        raise ValueError(shape)
+    for holder in holders:
+        ok = isinstance(holder, dict) and set(holder) == {"pid", "name"}
+        if not ok or type(holder["pid"]) is not int or not isinstance(holder["name"], str):
+            raise ValueError(shape)
+        if len(holder["name"]) > MAX_NAME or not holder["name"].isprintable():
+            raise ValueError(shape)
 
 
 def get_status(app: Flask) -> DeviceStatus:

@@ -232,9 +232,11 @@ class Simulator(PtyBox):
     LABEL = "CPython"
     UID = "5100000000b0"
 
-    def __init__(self, rx_filter=None, tx_filter=None, on_frame=None):
+    def __init__(self, rx_filter=None, tx_filter=None, on_frame=None, boot_ms=0):
         self.port = PtyPort(None, rx_filter, tx_filter)
         super().__init__(on_frame)
+        self.boot_ms = boot_ms  # silent time from reset to the loop: a real board's boot
+        self._awake_at = 0.0  # monotonic time the booting box starts its loop
         self.tick_s = self.fw.box.Box.TICK_MS / 1000
         self._thread = None
         self.faults = 0  # loop exceptions; like the firmware's supervisor, a fresh box follows
@@ -269,7 +271,9 @@ class Simulator(PtyBox):
                 now = time.monotonic()
                 self.port.pump(now - last)
                 last = now
-                if self.box.running:
+                if now < self._awake_at:
+                    self.port.reset()  # still booting: what arrives is lost, as on the board
+                elif self.box.running:
                     self._tick()
             self._stop.wait(self.tick_s)
 
@@ -297,6 +301,7 @@ class Simulator(PtyBox):
         with self._lock:
             self.port.reset()
             self.box = self._boot()
+            self._awake_at = time.monotonic() + self.boot_ms / 1000
 
     def press(self, seat):
         """Seat button (1..6) down."""

@@ -14,6 +14,7 @@ import select
 import shutil
 import subprocess
 import threading
+import time
 from pathlib import Path
 
 from companion_app.bridge.firmware import FIRMWARE_DIR
@@ -31,6 +32,7 @@ MIN_NODE = 20
 READ_SIZE = 4096
 SELECT_S = 0.05
 QUIT_S = 2.0
+CALIBRATE_S = 20.0  # a first boot slower than this is not waited for
 
 
 class SimulatorUnavailable(OSError):
@@ -108,8 +110,13 @@ class MicroPythonSimulator(PtyBox):
 
     ENGINE = "micropython"
 
-    def __init__(self, rx_filter=None, tx_filter=None, on_frame=None, found=None):
+    def __init__(self, rx_filter=None, tx_filter=None, on_frame=None, found=None, boot_ms=0):
         self._node, self._module, version = found or find_micropython()
+        self.boot_ms = boot_ms  # reset to the first line at least this long: a real board's boot
+        self._boot_gen = 0  # a delayed boot starts only if no reset or stop came after it
+        self._spawned_at = 0.0  # when the current board process started...
+        self._waited_s = 0.0  # ...after waiting this long in its reset
+        self.quickest_boot_s = None  # this machine's fastest spawn -> first line, measured
         self.LABEL = f"MicroPython {version} (WebAssembly)".replace("  ", " ")
         self._rx_filter = rx_filter
         self._tx_filter = tx_filter
@@ -122,13 +129,16 @@ class MicroPythonSimulator(PtyBox):
         self.stopped_why = None  # "repl" (STOP, safe mode) or "crash" once main.py ended
         self.lost = 0  # bytes the board's stdin ring had no room for (this boot)
         self.printed = []  # lines the firmware printed (tracebacks), newest last
+        self.last_boot_s = None  # reset (or power-on) to the board's first line, last boot
         self.dropped = 0  # bytes the board sent while no host had the port
 
     # ----- lifecycle ----------------------------------------------------------------------
 
     def start(self):
         """Boot the board and start carrying bytes from the pty; returns self."""
-        self._spawn("power-on")
+        self._power_up("power-on")
+        if self.boot_ms:
+            self._calibrate()
         forward = threading.Thread(target=self._forward, name="mpsim-forward", daemon=True)
         forward.start()
         self._threads.append(forward)
@@ -146,16 +156,66 @@ class MicroPythonSimulator(PtyBox):
     def reset(self):
         """The EN button: the board boots again from main.py, forgetting everything."""
         self._kill()
-        self._spawn("reset")
+        self._power_up("reset")
 
     @property
     def stopped(self):
         """True once main.py ended (the host's STOP, or a crash): the board is at its REPL."""
         return self.stopped_why is not None
 
-    def _spawn(self, cause):
+    def _power_up(self, cause):
+        """Boot now, or so that reset to first line takes at least `boot_ms`, as on a board.
+
+        The wait comes before the Node process starts (the board is deaf and silent then, as
+        in its ROM and bootloader: bytes sent meanwhile are lost) and is `boot_ms` less this
+        machine's quickest measured start of the simulated board, so the whole boot is never
+        shorter than `boot_ms`. The first boot is not delayed: it measures that start.
+        """
+        with self._lock:
+            self._boot_gen += 1
+            gen = self._boot_gen
+        wait_s = 0.0
+        if self.boot_ms and self.quickest_boot_s is not None:
+            wait_s = max(0.0, self.boot_ms / 1000 - self.quickest_boot_s)
+        if not wait_s:
+            self._spawn(cause)
+            return
+        later = threading.Thread(
+            target=self._boot_later, args=(cause, gen, wait_s), name="mpsim-boot", daemon=True
+        )
+        later.start()
+        self._threads.append(later)
+
+    def _boot_later(self, cause, gen, wait_s):
+        """Spawn the board after `wait_s`, unless stopped or reset again meanwhile."""
+        if self._stop.wait(wait_s):
+            return
+        with self._lock:
+            if gen != self._boot_gen:
+                return
+        self._spawn(cause, waited_s=wait_s)
+
+    def _calibrate(self):
+        """Measure this machine's warm start of the simulated board (a cold first boot is
+        slower, and a delay worked out from it would make the next boot too quick): wait for
+        the first boot's first line, then power-cycle once without a delay."""
+        deadline = time.monotonic() + CALIBRATE_S
+        while self.quickest_boot_s is None and time.monotonic() < deadline:
+            self._stop.wait(SELECT_S)
+        self._kill()
+        self._spawn("power-on")
+
+    def _first_line(self):
+        """The board process said its first line: note how quickly it started."""
+        took = time.monotonic() - self._spawned_at
+        if self.quickest_boot_s is None or took < self.quickest_boot_s:
+            self.quickest_boot_s = took
+        self.last_boot_s = took + self._waited_s
+
+    def _spawn(self, cause, waited_s=0.0):
         """Start a fresh board (a Node process) and its reader."""
         with self._lock:
+            self._spawned_at, self._waited_s = time.monotonic(), waited_s
             self.boots += 1
             self.stopped_why = None
             self.lost = 0
@@ -195,9 +255,13 @@ class MicroPythonSimulator(PtyBox):
     def _read(self, proc):
         """Every line the board process writes, until it exits; a self-reset boots again."""
         rebooted = False
+        spoke = False
         for raw in proc.stdout:
             kind, _, arg = raw.decode("latin-1").rstrip("\n").partition(" ")
             if kind == "T":
+                if not spoke:
+                    spoke = True
+                    self._first_line()
                 self._to_host(bytes.fromhex(arg))
             elif kind == "L":
                 self._frame_written(bytes.fromhex(arg))
@@ -222,7 +286,7 @@ class MicroPythonSimulator(PtyBox):
                 self._proc, feed = None, self._feed_fd
             with self._stdin_lock:
                 os.close(feed)
-            self._spawn("wdt" if rebooted == "wdt" else "reset")
+            self._power_up("wdt" if rebooted == "wdt" else "reset")
         elif proc is self._proc and not self._stop.is_set():
             log.error("the simulated board's process ended (%s): %s", proc.returncode, errors)
 

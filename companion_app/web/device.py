@@ -37,6 +37,12 @@ def panel_text() -> dict:
             "virtual": gettext("Virtual box"),
             "connected": gettext("Box connected"),
             "disconnected": gettext("Box disconnected"),
+            "box_silent": gettext("Box not answering"),
+            "box_deaf": gettext("The box does not hear the companion"),
+            "port_shared": gettext(
+                "Another program has the box's port open: %(programs)s. Close it.",
+                programs="{programs}",
+            ),
         },
         "no_reveal": gettext("No reveal armed"),
         "progress": gettext(
@@ -53,10 +59,20 @@ def panel_text() -> dict:
 
 
 def badge_state(status: dict) -> str:
-    """virtual (no box), connected, or disconnected (grey), from the bridge status."""
+    """virtual (no box), connected, a known problem (another program on the port, the box
+    silent or deaf to us), or disconnected (grey), from the bridge status."""
     if status["mode"] == VIRTUAL:
         return "virtual"
+    problem = status.get("problem")
+    if problem == "port_shared" or (problem and not status["connected"]):
+        return problem
     return "connected" if status["connected"] else "disconnected"
+
+
+def badge_text(state: str, status: dict, text: dict) -> str:
+    """The badge's words; another program on the port is named with its process id."""
+    programs = ", ".join(f"{h['name']} ({h['pid']})" for h in status.get("holders") or ())
+    return text["badge"][state].replace("{programs}", programs)
 
 
 def reveal_line(reveal: dict | None, text: dict) -> str:
@@ -122,6 +138,7 @@ def device_panel(table_id: str) -> dict:
         "seats_decide": choosing and not (body["reveal"] or {}).get("revealed"),
         "followed": device_feed.followed_table()["table"] == table_id,
         "badge": badge,
+        "badge_text": badge_text(badge, status, text),
         "simulator": status.get("simulator"),  # which engine runs a simulated box, if one does
         "folded": folded(badge, choosing, body["reveal"]),
         "reveal_line": reveal_line(body["reveal"], text),

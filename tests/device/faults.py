@@ -1,4 +1,5 @@
-"""Byte filters that damage a serial stream line by line: noise, cuts, bad CRCs, repeats, swaps."""
+"""Byte filters that damage a serial stream line by line: noise, cuts, bad CRCs, repeats, swaps,
+lines held back; and the pseudo-terminal man-in-the-middle that applies them."""
 
 import os
 import random
@@ -114,6 +115,11 @@ class Mitm:
             if old_slave is not None:
                 os.close(old_slave)
 
+    def inject(self, data):
+        """Bytes to the box now, as if they had been on their way all along (a late line)."""
+        with self._lock:
+            _write(self._box_fd, data)
+
     def close(self):
         """Stop carrying and close everything."""
         os.write(self._stop_w, b"x")
@@ -188,3 +194,32 @@ class LineDropper:
                 line = line[:2] + bytes([line[2] ^ 0x01]) + line[3:]  # the CRC fails
             out.extend(line)
         return bytes(out)
+
+
+class LineHolder:
+    """A filter that, while `holding`, keeps back every line containing `word` (a command and
+    its identical retries) instead of passing it; `take()` gives the first one kept."""
+
+    def __init__(self, word):
+        self.word = word
+        self.holding = False
+        self.held = []
+        self._buf = bytearray()
+
+    def __call__(self, data):
+        self._buf.extend(data)
+        out = bytearray()
+        while b"\n" in self._buf:
+            cut = self._buf.index(b"\n") + 1
+            line = bytes(self._buf[:cut])
+            del self._buf[:cut]
+            if self.holding and self.word in line:
+                self.held.append(line)
+            else:
+                out.extend(line)
+        return bytes(out)
+
+    def take(self):
+        """The first line held back (the later ones are its retries), forgetting them all."""
+        first, self.held = self.held[0], []
+        return first

@@ -58,6 +58,24 @@ def assert_recovers(sim, game, within=RECOVER_S, after_frame=0):
     return time.monotonic() - started
 
 
+def assert_recovers_steady(sim, game, started, after_frame=0, hold_s=0.4, within=RECOVER_S):
+    """Seconds from `started` (monotonic) until the strip showed the app's view for good: a
+    view that changes again within `hold_s` (a countdown blink shows revealed-white for 125 ms)
+    does not count. Fails after `within` s without such a view."""
+    deadline = started + within
+    while True:
+        view = game.device()
+        shown = sim.wait_leds(
+            lambda v, view=view: sim.frames > after_frame and shows_view(v, view),
+            deadline - time.monotonic(),
+        )
+        assert shown is not None, f"box shows {sim.leds()} for {game.device()}"
+        at = time.monotonic()
+        if sim.wait_leds(lambda v, view=view: not shows_view(v, view), hold_s) is None:
+            return at - started
+        assert time.monotonic() < deadline, f"box shows {sim.leds()} for {game.device()}"
+
+
 def wait_locked(game, seats, timeout):
     """Wait until the app's current reveal has exactly these seats locked; the reveal."""
 

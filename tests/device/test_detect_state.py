@@ -24,11 +24,12 @@ PORTS = [
 
 def test_known_chips_are_candidates_and_others_are_not():
     assert detect.candidates(PORTS) == [
-        ("/dev/ttyACM0", "Espressif native USB"),
         ("/dev/ttyUSB0", "CP210x"),
         ("/dev/ttyUSB1", "CH340"),
+        ("/dev/ttyACM0", "Espressif native USB"),  # an S2/S3/C3 board: last (issue 25)
     ]
-    assert detect.find_board(PORTS) == "/dev/ttyACM0"
+    assert detect.find_board(PORTS) == "/dev/ttyUSB0"
+    assert detect.find_board([PORTS[3]]) == "/dev/ttyACM0"  # still found, and warned about
     assert detect.find_board([PORTS[0], PORTS[4]]) is None
 
 
@@ -40,6 +41,8 @@ def test_an_explicit_port_wins_over_detection():
 def test_the_port_list_marks_the_boxes():
     lines = detect.describe_ports(PORTS)
     assert lines[0].startswith("/dev/ttyACM0  303a:1001") and "box?" in lines[0]
+    assert "not the ESP32 DevKitC the box is wired for" in lines[0]
+    assert "DevKitC" not in lines[-1]
     assert "box?" not in lines[1] and lines[-1].startswith("/dev/ttyUSB1  1a86:7523")
 
 
@@ -56,6 +59,8 @@ def test_reveals_become_arm_or_disarm_with_seats_numbered_from_1():
     assert state.reveal_command(reveal) == (P.ARM, "id=7 seats=1,3,4 locked=3")
     assert state.reveal_command({"id": 1, "seats": [1], "locked": []}) == (P.ARM, "id=1 seats=2")
     assert state.reveal_command(None) == (P.DISARM, "")
+    over = {"id": 7, "seats": [0, 2], "locked": [0, 2], "revealed": True}
+    assert state.reveal_command(over) == (P.ARM, "id=7 seats=1,3 locked=1,3 revealed=1")
 
 
 def test_reveal_ids_wrap_on_the_wire_and_map_back():

@@ -14,18 +14,11 @@ import time
 
 import pytest
 
-from companion_app.bridge.driver import Bridge
-from companion_app.simulator import micropython as mpsim
-from tests.device.faults import KINDS, LineDropper, Mangler, Mitm
-from tests.device.liveapp import Razzia
-from tests.device.play import RECOVER_S, assert_each_press_once, assert_recovers, tap, wait_locked
-
-SEATS = [0, 1, 2, 3]  # app seats (0-based); the box numbers them 1..4
-ARMED_S = 5.0  # ARM reaches the box through the damage (retries every 300 ms)
-LOCKED_S = 10.0  # presses reach the app through the damage (box retries every 500 ms)
-TAP_S = 0.1  # a firm press: two polls of the box (5 ms apart) need 10 ms
-SEEN_S = 1.0  # a tap the box saw shows the seat locked within this long
-ROWS = []  # (fault, recovery s, presses sent, registered, note) for the table
+from firmware import protocol as P
+from tests.device.faultrig import ARMED_S, LOCKED_S, REAL_BOOT_MS, ROWS, SEATS, Rig, print_table
+from tests.device.faults import KINDS, LineDropper, LineHolder, Mangler
+from tests.device.liveapp import wait_until
+from tests.device.play import assert_recovers, assert_recovers_steady, wait_locked
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -40,87 +33,13 @@ def fault_table(request):
         print_table(reporter)
 
 
-def print_table(reporter):
-    """The rows, and the p99 of the recovery times."""
-    engine = ROWS[0][5]
-    reporter.write_line("")
-    reporter.write_line(f"fault suite on {engine}: recovery = fault over -> LEDs show the app")
-    reporter.write_line(f"{'fault':34} {'recovery':>9} {'presses sent/registered':>24}")
-    for fault, recovery, sent, taken, note, _ in ROWS:
-        counts = f"{sent}/{taken}" + (f" ({note})" if note else "")
-        reporter.write_line(f"{fault:34} {recovery * 1000:7.0f} ms {counts:>24}")
-    ordered = sorted(row[1] for row in ROWS)
-    p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
-    reporter.write_line(f"{'recovery p99':34} {p99 * 1000:7.0f} ms")
-
-
-class Rig:
-    """The live app, a simulated box, the man-in-the-middle and the bridge through it."""
-
-    def __init__(self, live, to_box=None, from_box=None):
-        self.live = live
-        self.sim = mpsim.make_simulator("auto").start()
-        self.mitm = Mitm(self.sim.path, to_box, from_box)
-        self.bridge = Bridge(
-            live.url, lambda: self.mitm.path, mode="simulator", report=live.status.update
-        ).start()
-        self.game = Razzia(live)
-        self.taps = 0
-        self.again = 0  # taps the box did not see (still armed): pressed again
-
-    def tap(self, seat):
-        """A press of seat `seat` (1-based) on the box; pressed again while the seat still
-        shows "press" (armed), as a player would: on a loaded machine the simulator may apply
-        the press and the release between two polls of the box, which is no press."""
-        for _ in range(3):
-            self.taps += 1
-            tap(self.sim, seat, hold=TAP_S)
-            if self.sim.wait_leds(lambda v: v.seat_px[seat - 1] != "armed", SEEN_S):
-                return
-            self.again += 1
-
-    def armed(self, seats, timeout=ARMED_S):
-        """Wait until the box shows these app seats armed (earlier presses are not reported)."""
-        want = ["armed" if i in seats else "idle" for i in range(4)]
-        assert self.sim.wait_leds(lambda v: v.seat_px[:4] == want, timeout), self.sim.leds()
-
-    def reveal_round(self, rng):
-        """Arm every seat, press them in a random order; the presses the app must take."""
-        rid = self.game.arm(SEATS)
-        self.armed(SEATS)
-        for seat in rng.sample(SEATS, len(SEATS)):
-            self.tap(seat + 1)
-        assert wait_locked(self.game, SEATS, LOCKED_S), self.game.device()["reveal"]
-        return [(rid, seat) for seat in SEATS]
-
-    def shown(self):
-        """Wait for the LEDs to show the app's state; seconds it took."""
-        return assert_recovers(self.sim, self.game)
-
-    def record(self, fault, recovery, expected, note=""):
-        """Check the presses and the recovery bound, then add a row to the table."""
-        assert_each_press_once(self.live, expected)
-        assert not self.live.log.server_errors()
-        assert recovery <= RECOVER_S
-        engine = self.sim.LABEL if self.sim.ENGINE == "micropython" else "CPython"
-        if self.again:
-            note = ", ".join(filter(None, [note, f"{self.again} unseen, pressed again"]))
-        ROWS.append((fault, recovery, self.taps, len(self.live.log.taken()), note, engine))
-
-    def close(self):
-        """Stop the bridge, the man-in-the-middle and the box."""
-        self.bridge.stop()
-        self.mitm.close()
-        self.sim.stop()
-
-
 @pytest.fixture
 def rig(live):
     """A rig factory; everything stopped after the test."""
     made = []
 
-    def make(**filters):
-        made.append(Rig(live, **filters))
+    def make(**options):
+        made.append(Rig(live, **options))
         return made[-1]
 
     yield make
@@ -289,3 +208,47 @@ def hammer(sim, seats, seconds, seed):
     for thread in threads:
         thread.join()
     return sum(counts)
+
+
+def test_a_stale_set_after_a_host_restart(rig):
+    """Issue 25: a new bridge process numbers from 1 again; the old one's last SET (a higher
+    seq, held up on the line) reaches the box after the new host's state. It must not be
+    applied, and the new host's next commands must not be called duplicates of it."""
+    held = LineHolder(b" SET ")
+    r = rig(to_box=held)
+    r.game.draw_police()
+    r.shown()
+    expected = r.reveal_round(random.Random(21))  # the old host's seqs climb (ACKs, commands)
+    held.holding = True
+    r.game.draw_police()  # the old host's SET of this state is held up on the line
+    assert wait_until(lambda: held.held, ARMED_S)
+    r.bridge.stop()  # the old bridge process ends; its SET is still on its way
+    held.holding = False
+    stale = held.take()
+    r.bridge = r.new_bridge()  # a new process: a new host nonce, seq 1 again
+    r.game.draw_police()
+    r.shown()
+    ahead = P.decode(stale).seq - r.bridge.link.next_seq
+    assert ahead > 3, "the late SET must outnumber the new host's next commands"
+    r.mitm.inject(stale)
+    started = time.monotonic()
+    r.game.draw_police()  # the new host's next SET: applied, not a "dup"
+    recovery = assert_recovers_steady(r.sim, r.game, started)
+    expected += r.reveal_round(random.Random(22))
+    r.record("stale SET after a host restart", recovery, expected)
+
+
+def test_a_box_reset_after_a_reveal_with_a_real_boot_time(rig):
+    """Issue 25: the box resets after the reveal and boots as slowly as a DevKitC
+    (REAL_BOOT_MS); it must show the reveal as it is within 3 s, not count down again."""
+    r = rig(boot_ms=REAL_BOOT_MS)
+    r.game.draw_police()
+    expected = r.reveal_round(random.Random(23))
+    assert_recovers_steady(r.sim, r.game, time.monotonic(), within=ARMED_S)  # revealed, settled
+    drawn = r.sim.frames
+    started = time.monotonic()
+    r.sim.reset()
+    recovery = assert_recovers_steady(r.sim, r.game, started, after_frame=drawn)
+    booted = getattr(r.sim, "last_boot_s", None) or REAL_BOOT_MS / 1000
+    fault = f"box reset after a reveal ({REAL_BOOT_MS / 1000:.1f} s boot)"
+    r.record(fault, recovery, expected, note=f"this boot {booted:.2f} s")

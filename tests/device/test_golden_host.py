@@ -53,7 +53,7 @@ def view_from(kind, fields, current):
             "id": int(fields["id"]),
             "seats": seats(fields["seats"]),
             "locked": seats(fields.get("locked", "")),
-            "revealed": False,
+            "revealed": fields.get("revealed") == "1",
         }
     else:
         view["reveal"] = None
@@ -195,7 +195,10 @@ def test_two_host_processes_each_opened_with_hello_seq_1(replay):
 
 
 def test_every_press_and_reveal_is_acknowledged(replay):
-    assert replay.acks == ["of=16", "of=17", "of=19", "of=20", "of=22", "of=14", "of=16"]
+    """...each answer naming the session that handled it (docs/protocol.md "Sessions")."""
+    first = [f"of={seq} host=0c0ffee1" for seq in (16, 17, 19, 20, 22)]
+    second = [f"of={seq} host=0c0ffee2" for seq in (15, 17)]
+    assert replay.acks == first + second
 
 
 def test_each_press_reaches_the_app_once(replay):
@@ -218,13 +221,16 @@ def test_the_device_reset_got_our_hello_and_the_full_state_again(replay):
     assert len(hellos) >= 3 and len(set(hellos)) == 1  # at the start, at the boot HELLO and
     # at the announcement: the same line each time
     sent = [P.decode(raw) for raw in bytes(replay.first_out).split(b"\n") if raw]
-    raid = (P.SET, "police=7 limit=7 round=1 rounds=3 seats=4")
-    assert commands(sent)[-3:] == [raid, raid, (P.DISARM, "")]  # the app changed nothing
+    raid = (P.SET, "police=7 limit=7 round=1 rounds=3 seats=4 host=0c0ffee1")
+    disarm = (P.DISARM, "host=0c0ffee1")
+    assert commands(sent)[-3:] == [raid, raid, disarm]  # the app changed nothing
 
 
 def test_a_new_host_process_sends_its_state_after_the_hello(replay):
-    assert commands(replay.sent()) == [
-        (P.SET, "police=0 limit=7 round=2 rounds=3 seats=4"),
-        (P.DISARM, ""),
-        (P.ARM, "id=2 seats=1,3 locked=3"),
-    ]
+    """...every command naming its session; after the box's reset the reveal goes out as
+    over (revealed=1), so the box does not count down again."""
+    tag = " host=0c0ffee2"
+    state = (P.SET, "police=0 limit=7 round=2 rounds=3 seats=4" + tag)
+    sent = commands(replay.sent())
+    assert sent[:3] == [state, (P.DISARM, tag.strip()), (P.ARM, "id=2 seats=1,3 locked=3" + tag)]
+    assert sent[-2:] == [state, (P.ARM, "id=2 seats=1,3 locked=1,3 revealed=1" + tag)]

@@ -146,9 +146,10 @@ def test_a_press_goes_to_the_app_once_and_every_repeat_is_acknowledged(wire):
     wire.device(P.PRESS, "id=3 seat=2", seq=seq)  # a retry while the app is busy: ignored
     assert wire.lines() == []
     wire.link.answer(token)
-    assert [(m.kind, m.payload) for m in wire.lines()] == [(P.ACK, f"of={seq}")]
+    ack = (P.ACK, f"of={seq} host={NONCE}")  # the answer names our session
+    assert [(m.kind, m.payload) for m in wire.lines()] == [ack]
     wire.device(P.PRESS, "id=3 seat=2", seq=seq)  # our ACK was lost: ACK again, no new press
-    assert [(m.kind, m.payload) for m in wire.lines()] == [(P.ACK, f"of={seq}")]
+    assert [(m.kind, m.payload) for m in wire.lines()] == [ack]
     assert len(wire.events.presses) == 1
 
 
@@ -210,7 +211,8 @@ def test_bad_lines_are_counted_and_the_next_line_is_read(wire, noise, reason):
 
 def test_a_malformed_press_is_refused(wire):
     seq = wire.device(P.PRESS, "id=x seat=1")
-    assert [(m.kind, m.payload) for m in wire.lines()] == [(P.NAK, f"of={seq} err=field")]
+    nak = (P.NAK, f"of={seq} err=field host={NONCE}")
+    assert [(m.kind, m.payload) for m in wire.lines()] == [nak]
 
 
 def test_a_port_error_on_write_is_kept_not_raised(wire):
@@ -261,7 +263,7 @@ def test_the_wire_bytes_over_a_loop_port():
         assert port.read(len(hello)) == hello
         link.data_received(P.encode(7, P.HELLO, HELLO_FIELDS))
         link.command(P.ARM, "id=2 seats=1,3 locked=3")
-        arm = P.encode(42, P.ARM, "id=2 seats=1,3 locked=3")
+        arm = P.encode(42, P.ARM, f"id=2 seats=1,3 locked=3 host={NONCE}")
         assert port.read(len(arm)) == arm
         assert link.next_seq == 43
     finally:

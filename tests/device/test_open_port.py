@@ -4,7 +4,9 @@ The usual auto-reset circuit of ESP32 boards (two transistors between DTR/RTS an
 holds EN low, the reset, while RTS is asserted and DTR is not (hardware/README.md).
 """
 
+import fcntl
 import os
+import struct
 import tty
 
 import pytest
@@ -145,3 +147,19 @@ def test_other_open_errors_keep_pyserials_message(tmp_path):
     with pytest.raises(serial.SerialException, match="could not open port") as failed:
         detect.open_port(missing, 0.05)
     assert not isinstance(failed.value, (detect.PortBusy, detect.PortDenied))
+
+
+TIOCGEXCL = 0x80045440  # Linux: read the tty's exclusive flag (termios lacks the name)
+
+
+def test_the_open_port_is_exclusive_at_the_kernel_so_a_plain_reader_cannot_open_it(pty_path):
+    """Issue 25: `cat` on the port ignored the flock and read the box's lines away. TIOCEXCL
+    makes the kernel refuse it (root is exempt, so the flag itself is checked here)."""
+    port = detect.open_port(pty_path, 0.05, platform="linux", keep_out=True)
+    other = os.open(pty_path, os.O_RDWR | os.O_NOCTTY)  # root may; it reads the flag here
+    try:
+        assert struct.unpack("i", fcntl.ioctl(other, TIOCGEXCL, struct.pack("i", 0)))[0] == 1
+        detect.close_port(port)  # the flag goes with us, though `other` keeps the tty open
+        assert struct.unpack("i", fcntl.ioctl(other, TIOCGEXCL, struct.pack("i", 0)))[0] == 0
+    finally:
+        os.close(other)

@@ -2,6 +2,8 @@
 
 import time
 
+import pytest
+
 from companion_app.device.status import REMOTE_TTL_S, DeviceStatus, get_status
 
 
@@ -81,10 +83,42 @@ def test_without_a_bridge_the_status_is_virtual(device):
     assert body == {
         "mode": "virtual",
         "connected": False,
+        "problem": None,
+        "holders": [],
         "port": None,
         "hello": None,
         "last_seen_ms": None,
     }
+
+
+def test_a_remote_bridge_names_the_problem_and_who_else_has_the_port(device):
+    """Issue 25: the user is told who else has the port, and why the box is not connected."""
+    report = {
+        "mode": "remote",
+        "connected": False,
+        "problem": "port_shared",
+        "holders": [{"pid": 4242, "name": "cat"}],
+    }
+    status, body = device.call("PUT", "/api/device/status", report)
+    assert status == 200 and body["problem"] == "port_shared"
+    assert body["holders"] == [{"pid": 4242, "name": "cat"}]
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        {"problem": "on fire"},
+        {"holders": "cat"},
+        {"holders": [{"pid": "1", "name": "cat"}]},
+        {"holders": [{"pid": 1, "name": "cat", "uid": 0}]},
+        {"holders": [{"pid": 1, "name": "x" * 65}]},
+        {"holders": [{"pid": i, "name": "cat"} for i in range(9)]},
+    ],
+)
+def test_a_bad_problem_or_holders_report_is_refused_and_changes_nothing(device, report):
+    status, body = device.call("PUT", "/api/device/status", report)
+    assert status == 400 and set(body) == {"error"}
+    assert device.call("GET", "/api/device/status")[1]["problem"] is None
 
 
 def test_the_in_process_bridge_reports_through_get_status(app, device):
@@ -128,3 +162,43 @@ def test_an_in_process_report_does_not_expire():
     assert status.snapshot()["connected"] is True
     status.reset()
     assert status.snapshot()["mode"] == "virtual"
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "Another program has the box's port open: python3 (4242). Close it."),
+        ("cs", "Port krabičky má otevřený jiný program: python3 (4242). Zavřete ho."),
+    ],
+)
+def test_the_panel_names_the_program_that_shares_the_port(app, client, device, language, words):
+    """Issue 25: the user is told who else has the port, in their language."""
+    table = device.dealt()
+    get_status(app).update(
+        mode="serial",
+        connected=True,
+        problem="port_shared",
+        holders=[{"pid": 4242, "name": "python3"}],
+    )
+    page = client.get(f"/tables/{table['id']}/box", headers={"Accept-Language": language})
+    html = page.get_data(as_text=True)
+    assert 'data-state="port_shared"' in html
+    assert words.replace("'", "&#39;") in html
+
+
+@pytest.mark.parametrize(
+    ("problem", "connected", "words"),
+    [
+        ("box_silent", False, "Box not answering"),
+        ("box_deaf", False, "The box does not hear the companion"),
+        (None, False, "Box disconnected"),
+        (None, True, "Box connected"),
+    ],
+)
+def test_the_badge_tells_a_silent_box_from_a_deaf_one(
+    app, client, device, problem, connected, words
+):
+    table = device.dealt()
+    get_status(app).update(mode="serial", connected=connected, problem=problem)
+    html = client.get(f"/tables/{table['id']}/box").get_data(as_text=True)
+    assert words in html

@@ -26,6 +26,8 @@ import protocol as P  # noqa: E402
 from fakeport import FakePort  # noqa: E402
 
 HOST_NONCE = "0c0ffee1"
+#: What a host names its session in (docs/protocol.md "Sessions"): commands and answers.
+TAGGED = (P.SET, P.ARM, P.DISARM, P.ACK, P.NAK)
 
 
 class Host:
@@ -36,6 +38,7 @@ class Host:
         self.port = port
         self.seq = 1
         self.now = 0
+        self.nonce = None  # the session this host opened (send() names it in TAGGED lines)
 
     def at(self, ms):
         """Advance the clock to `ms` and tick; the replies."""
@@ -49,8 +52,12 @@ class Host:
             self.box.tick(self.now)
         return [P.decode(line.encode()) for line in self.port.take_lines()]
 
-    def send(self, kind, payload="", seq=None):
-        """Send one well-formed line (next seq unless given); the replies of one tick."""
+    def send(self, kind, payload="", seq=None, host=None):
+        """Send one well-formed line (next seq unless given; a command or answer names the
+        host's session, or `host` if given, "" for none); the replies of one tick."""
+        host = self.nonce if host is None else host
+        if kind in TAGGED and host:
+            payload = f"{payload} host={host}" if payload else f"host={host}"
         if seq is None:
             seq = self.seq
             self.seq = P.seq_next(seq)
@@ -76,6 +83,7 @@ class Host:
 
     def open(self, nonce=HOST_NONCE):
         """Boot and say hello with a host nonce: a host session; the replies (boot HELLO too)."""
+        self.nonce = nonce
         return self.at(0) + self.send(P.HELLO, f"proto=1 host={nonce}")
 
     def start(self, state="police=0 limit=7 round=1 rounds=3 seats=4"):

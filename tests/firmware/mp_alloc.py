@@ -142,8 +142,8 @@ board_box = board.make_box(port=serial)
 board_box.HEARTBEAT_MS = board_box.SILENCE_MS = 1 << 28  # the steady loop between beats
 for line in (
     P.encode(1, P.HELLO, "proto=1 host=0c0ffee1"),
-    P.encode(2, P.SET, "police=3 limit=7 round=2 rounds=3 seats=4"),
-    P.encode(3, P.ARM, "id=1 seats=1,2,3,4"),
+    P.encode(2, P.SET, "police=3 limit=7 round=2 rounds=3 seats=4 host=0c0ffee1"),
+    P.encode(3, P.ARM, "id=1 seats=1,2,3,4 host=0c0ffee1"),
 ):
     stdin.feed(line)
     for _ in range(3):

@@ -6,6 +6,8 @@ import machine
 import protocol as P
 from box import FW_VERSION, Box
 
+from .conftest import HOST_NONCE
+
 
 def kinds(replies):
     """Just the message types, for compact asserts."""
@@ -43,7 +45,7 @@ def test_hello_on_request_and_only_once_at_boot(host):
 def test_set_applies_the_whole_display_state_and_is_acknowledged(host, box):
     host.open()
     (ack,) = host.send(P.SET, "police=3 limit=7 round=2 rounds=3 seats=4", seq=40)
-    assert (ack.kind, ack.fields()) == (P.ACK, {"of": "40"})
+    assert (ack.kind, ack.fields()) == (P.ACK, {"of": "40", "host": HOST_NONCE})
     s = box.scene
     assert (s.police, s.limit, s.round, s.rounds) == (3, 7, 2, 3)
     assert seat_states(box) == [F.SEAT_IDLE] * 4 + [F.SEAT_OFF] * 2
@@ -133,7 +135,7 @@ def test_duplicates_are_acknowledged_but_not_applied(host, box):
     host.send(P.SET, "police=1 limit=7 round=1 seats=4", seq=10)
     host.send(P.SET, "police=2 limit=7 round=1 seats=4", seq=11)
     (ack,) = host.send(P.SET, "police=1 limit=7 round=1 seats=4", seq=10)  # late retry
-    assert ack.fields() == {"of": "10", "dup": "1"}
+    assert ack.fields() == {"of": "10", "dup": "1", "host": HOST_NONCE}
     assert box.scene.police == 2
     assert box.errors["dup"] == 1
 
@@ -152,11 +154,13 @@ def test_sequence_numbers_wrap(host, box):
     assert box.scene.police == 2
 
 
-def test_a_host_hello_starts_a_new_numbering(host, box):
+def test_a_host_hello_without_a_nonce_starts_a_new_numbering(host, box):
+    """A protocol-1 host without nonces: every HELLO is a new session, its untagged commands
+    are that session's and the answers name none."""
     host.open()
     host.send(P.SET, "police=4 limit=7 round=1 seats=4", seq=30000)
     host.send(P.HELLO, "proto=1", seq=1)
-    (ack,) = host.send(P.SET, "police=1 limit=7 round=1 seats=4", seq=2)
+    (ack,) = host.send(P.SET, "police=1 limit=7 round=1 seats=4", seq=2, host="")
     assert ack.fields() == {"of": "2"} and box.scene.police == 1
 
 
@@ -200,7 +204,7 @@ def test_garbage_and_control_bytes_never_crash_the_box(host, box):
 def test_a_line_split_across_reads_is_reassembled(host, box, port):
     host.open()
     port.chunk = 3
-    line = P.encode(5, P.SET, "police=6 limit=7 round=1 seats=4")
+    line = P.encode(5, P.SET, f"police=6 limit=7 round=1 seats=4 host={HOST_NONCE}")
     port.feed(line)
     replies = []
     for _ in range(len(line)):
@@ -412,15 +416,17 @@ def test_a_repeated_hello_of_the_same_host_keeps_its_sequence_state(host, box):
     host.send(P.SET, "police=4 limit=7 round=1 seats=4", seq=40)
     host.send(P.HELLO, "proto=1 host=0c0ffee1", seq=1)  # a late copy of the first HELLO
     (ack,) = host.send(P.SET, "police=1 limit=7 round=1 seats=4", seq=39)  # stale
-    assert ack.fields() == {"of": "39", "dup": "1"} and box.scene.police == 4
+    assert ack.fields() == {"of": "39", "dup": "1", "host": HOST_NONCE}
+    assert box.scene.police == 4
 
 
 def test_a_new_host_nonce_starts_a_new_numbering(host, box):
     host.open("0c0ffee1")
     host.send(P.SET, "police=4 limit=7 round=1 seats=4", seq=40)
+    host.nonce = "0c0ffee2"
     host.send(P.HELLO, "proto=1 host=0c0ffee2", seq=1)
     (ack,) = host.send(P.SET, "police=1 limit=7 round=1 seats=4", seq=2)
-    assert ack.fields() == {"of": "2"} and box.scene.police == 1
+    assert ack.fields() == {"of": "2", "host": "0c0ffee2"} and box.scene.police == 1
 
 
 def test_a_bad_host_nonce_is_refused(host, box):
@@ -428,7 +434,7 @@ def test_a_bad_host_nonce_is_refused(host, box):
     for nonce in ("0c0ffee10", "0C0FFEE1", "x"):
         (nak,) = host.send(P.HELLO, f"proto=1 host={nonce}")
         assert (nak.kind, nak.fields()["err"]) == (P.NAK, P.E_FIELD), nonce
-    assert box.settled is False and box._host is None
+    assert box.settled is False and box.session.host is None
 
 
 def test_the_box_announces_itself_until_the_host_set_its_state(host, box):

@@ -141,7 +141,7 @@ def test_live_box_survives_noise_and_control_bytes(live):
     live.send(P.HELLO, "proto=1 host=0c0ffee1")
     live.expect(P.HELLO, host="0c0ffee1")
     live.write(b"\x03\x03garbage\x00\xff\n" + b"9" * 400 + b"\n1 SET police=1 *00000000\n")
-    seq = live.send(P.SET, "police=7 limit=7 round=1 rounds=3 seats=2")
+    seq = live.send(P.SET, "police=7 limit=7 round=1 rounds=3 seats=2 host=0c0ffee1")
     live.expect(P.ACK, of=seq)
     live.frame_where(lambda f: all(lit(f, i) for i in range(12)))  # the raid lights them all
 
@@ -150,7 +150,7 @@ def test_live_box_shows_disconnected_after_silence(live):
     live.expect(P.HELLO)
     live.send(P.HELLO, "proto=1 host=0c0ffee1")
     live.expect(P.HELLO, host="0c0ffee1")
-    seq = live.send(P.SET, "police=2 limit=7 round=1 rounds=3 seats=2")
+    seq = live.send(P.SET, "police=2 limit=7 round=1 rounds=3 seats=2 host=0c0ffee1")
     live.expect(P.ACK, of=seq)
     live.frame_where(lambda f: red(f, 0) and red(f, 1))
     started = time.monotonic()

@@ -109,3 +109,27 @@ def test_board_run_starts_the_watchdog_and_keeps_feeding_it_after_stop(monkeypat
 def _no_feeder():
     yield
     board._feeder = None
+
+
+def test_a_box_that_cannot_be_built_is_a_fault_too_not_a_drop_to_the_repl():
+    """Issue 25: make_box ran outside the try; its failure left the supervisor for the REPL,
+    where the watchdog resets the board over and over with nothing shown."""
+    clock, wdt, port = Clock(), machine.WDT(), FakePort()
+    attempts = []
+
+    def make_box():
+        attempts.append(clock.now)
+        if len(attempts) == 1:
+            raise OSError("the strip's pin would not start")
+        return board.make_box(port=port, wdt=wdt)
+
+    def run_box(box):
+        box.running = False
+
+    fed = []
+    wdt.feed = lambda: fed.append(clock.now)
+    sup = quick(Supervisor(make_box, wdt=wdt, run_box=run_box, clock=clock), clock)
+    box = sup.run()
+    assert sup.faults == 1 and len(attempts) == 2 and box is not None
+    assert attempts[1] - attempts[0] >= Supervisor.FAULT_MS  # the watchdog fed meanwhile
+    assert len(fed) == Supervisor.FAULT_MS // Supervisor.FAULT_STEP_MS

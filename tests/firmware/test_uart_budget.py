@@ -43,7 +43,9 @@ def host_burst(lines):
     """A HELLO, then `lines` SETs back to back: the host's densest output."""
     data = P.encode(1, P.HELLO, "proto=1 host=0c0ffee1")
     for seq in range(2, lines + 2):
-        data += P.encode(seq, P.SET, f"police={seq % 8} limit=7 round=1 rounds=3 seats=6")
+        data += P.encode(
+            seq, P.SET, f"police={seq % 8} limit=7 round=1 rounds=3 seats=6 host=0c0ffee1"
+        )
     return data
 
 

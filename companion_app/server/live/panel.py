@@ -85,6 +85,8 @@ class PanelFeed:
         return {
             "mode": status.get("mode"),
             "connected": bool(status.get("connected")),
+            "problem": status.get("problem"),  # why not, if the bridge knows (issue 25)
+            "holders": status.get("holders") or [],
             "followed": followed.get("table"),
         }
 

@@ -68,11 +68,41 @@ class Uart(io.IOBase):
         return 0
 
 
+TX_FIFO = 128  # bytes the ESP32's UART0 transmit FIFO holds
+TX_WAIT_MS = 10  # uart_stdout_tx_strn: a full FIFO is waited on with vTaskDelay(1), 10 ms
+
+
 class Stdout:
-    """`sys.stdout.buffer` on the board: bytes to the host unchanged."""
+    """`sys.stdout.buffer` on the board: bytes to the host, through a 128-byte transmit FIFO
+    that empties at 115200 baud. A write that does not fit blocks the firmware in 10 ms steps,
+    as MicroPython's ESP32 port does (ports/esp32/uart.c), while the world goes on: bytes from
+    the host keep filling the stdin ring meanwhile, and `stalled_ms` adds up the time."""
+
+    def __init__(self):
+        self.level = 0.0  # bytes in the FIFO...
+        self.at = 0  # ...as of this tick
+        self.stalled_ms = 0
+
+    def _drain(self):
+        """The FIFO as of now: what the line sent since the last look is gone."""
+        now = time.ticks_ms()
+        gone = max(0, time.ticks_diff(now, self.at)) * BAUD / BITS_PER_BYTE / 1000
+        self.level = max(0.0, self.level - gone)
+        self.at = now
 
     def write(self, data):
-        send("T", binascii.hexlify(data).decode())
+        view = memoryview(data)
+        while view:
+            self._drain()
+            room = int(TX_FIFO - self.level)
+            if room <= 0:
+                wait_ms(TX_WAIT_MS)
+                self.stalled_ms += TX_WAIT_MS
+                continue
+            chunk = bytes(view[:room])
+            self.level += len(chunk)
+            send("T", binascii.hexlify(chunk).decode())
+            view = view[room:]
         return len(data)
 
 

@@ -124,8 +124,11 @@
       var badge = root.querySelector(".device-badge");
       var follow = root.querySelector(".device-follow");
       var state = status.mode === "virtual" ? "virtual" : status.connected ? "connected" : "disconnected";
+      var problem = status.problem && text.badge[status.problem] ? status.problem : null;
+      if (state !== "virtual" && problem && (problem === "port_shared" || state !== "connected")) state = problem;
+      var programs = (status.holders || []).map(function (h) { return h.name + " (" + h.pid + ")"; });
       badge.dataset.state = state;
-      badge.textContent = text.badge[state];
+      badge.textContent = text.badge[state].replace("{programs}", programs.join(", "));
       if (state === "connected") unfold(); // a box plugged in: show what it shows
       var followed = status.followed === data.table;
       if (!follow) return;  // a viewer's panel has no follow button
