@@ -9,9 +9,9 @@ turns the last 0 into 1, and nothing changes after that). It is read before the 
 so a page is never labelled newer than what it shows (at worst older, and the next update
 then repeats it). docs/live.md has the whole design.
 
-`render` is how the hub (`live/hub.py` and `live/renders.py`) renders a page once for every viewer of a group:
-a plain GET through the whole WSGI app as a viewer (no cookies, never this computer, the
-language as Accept-Language), cut down to what `<main>` holds.
+`render` is how the hub (`live/hub.py` and `live/renders.py`) renders a page once for every
+viewer of a group: a plain GET through the whole WSGI app as a viewer (no cookies, never this
+computer, the language as Accept-Language), cut down to what `<main>` holds.
 """
 
 import re
