@@ -11,9 +11,9 @@ The page shows a marker as hidden; the room display and viewers' API reads take
 `public_view(state)` as it is (docs/game-contract.md, "Secrets").
 """
 
-import copy
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import ModuleType
 
 from scoring.games import get_game
 
@@ -67,30 +67,32 @@ def declared(game: str) -> tuple[Secret, ...] | None:
 
 
 def full_view(state: dict) -> dict:
-    """Everything the table shows of a state: its state, actions, summary, standings.
+    """Everything the table shows of a state: its state, actions, summary, standings."""
+    return _full_view(state, get_game(state["game"]))
 
-    A deep copy: concealing a part must never touch the state it was read from.
-    """
-    rules = get_game(state["game"])
+
+def _full_view(state: dict, rules: ModuleType) -> dict:
+    """The full view from the game's rules; a copy: concealing a part never touches the state."""
     view = {
         "state": state,
         "actions": rules.actions(state),
         "summary": rules.summary(state),
         "standings": rules.live_standings(state),
     }
-    return copy.deepcopy(view)
+    return _copied(view)
 
 
 def in_force(state: dict, summary: dict | None = None) -> tuple[Secret, ...]:
     """The declared secrets hiding something now: none once the game is over."""
-    if _finished(state, summary):
+    rules = get_game(state["game"])
+    return _in_force(state, summary or rules.summary(state), getattr(rules, "SECRETS", None))
+
+
+def _in_force(state: dict, summary: dict, secrets: tuple[Secret, ...] | None) -> tuple:
+    """The secrets among `secrets` hiding something now (none once the game is over)."""
+    if summary["finished"]:
         return ()
-    return tuple(secret for secret in declared(state["game"]) or () if secret.in_force(state))
-
-
-def _finished(state: dict, summary: dict | None) -> bool:
-    """True once the game is over (from `summary` when the caller has it)."""
-    return bool((summary or get_game(state["game"]).summary(state))["finished"])
+    return tuple(secret for secret in secrets or () if secret.in_force(state))
 
 
 def _undeclared(state: dict) -> Secret:
@@ -110,8 +112,11 @@ def table_view(state: dict, *, reveal: bool = False) -> dict:
     `hidden` names the secrets concealed, so a page can say what it holds back. A game that
     has declared nothing keeps its page as it is (it hides what it must itself).
     """
-    view = full_view(state)
-    return _concealed(view, () if reveal else in_force(state, view["summary"]))
+    rules = get_game(state["game"])
+    view = _full_view(state, rules)
+    if reveal:
+        return _concealed(view, ())
+    return _concealed(view, _in_force(state, view["summary"], getattr(rules, "SECRETS", None)))
 
 
 def public_view(state: dict) -> dict:
@@ -120,10 +125,12 @@ def public_view(state: dict) -> dict:
     The call for the room display and for readers without edit rights. A game that has not
     declared its secrets shows who plays and nothing they hold or score until it ends.
     """
-    view = full_view(state)
-    if declared(state["game"]) is None and not _finished(state, view["summary"]):
+    rules = get_game(state["game"])
+    view = _full_view(state, rules)
+    secrets = getattr(rules, "SECRETS", None)
+    if secrets is None and not view["summary"]["finished"]:
         return _concealed(view, (_undeclared(state),))
-    return _concealed(view, in_force(state, view["summary"]))
+    return _concealed(view, _in_force(state, view["summary"], secrets))
 
 
 def public_standings(state: dict) -> list[dict]:
@@ -137,6 +144,15 @@ def _concealed(view: dict, secrets: tuple[Secret, ...]) -> dict:
         for path in secret.paths:
             _conceal(view, path.split("."))
     return {**view, "hidden": [secret.name for secret in secrets]}
+
+
+def _copied(value: object) -> object:
+    """A deep copy of JSON-like data (dicts, lists, scalars), faster than copy.deepcopy."""
+    if isinstance(value, dict):
+        return {key: _copied(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_copied(item) for item in value]
+    return value
 
 
 def _conceal(node: object, parts: list[str]) -> None:
