@@ -9,6 +9,7 @@ from flask import Blueprint, request, url_for
 from companion_app.server import jsonio, rights
 from companion_app.server.errors import ApiError
 from companion_app.store import LogEntry, Table, get_store
+from scoring import secrecy
 from scoring.errors import RuleError
 from scoring.games import game_names, get_game
 from scoring.sheets import score_sheet
@@ -66,20 +67,35 @@ def version_field(body: dict) -> int:
 
 
 def table_json(table: Table) -> dict:
-    """A table for API clients: its state plus what may be done now and the live standings."""
-    rules = get_game(table.game)
+    """A table for API clients: its state plus what may be done now and the live standings.
+
+    A reader without edit rights gets what anyone may see while the game runs: the players'
+    secrets are markers (scoring/secrecy.py) and `hidden` names them.
+    """
+    if rights.can_edit(table.id):
+        view = {**secrecy.full_view(table.state), "hidden": []}
+    else:
+        view = secrecy.public_view(table.state)
     return {
         "id": table.id,
         "game": table.game,
         "version": table.version,
         "finished": table.finished,
         "abandoned": table.abandoned,
-        "state": table.state,
-        "actions": rules.actions(table.state),
-        "standings": rules.live_standings(table.state),
+        "state": view["state"],
+        "actions": view["actions"],
+        "standings": view["standings"],
+        "hidden": view["hidden"],
         "created_at": table.created_at.isoformat(),
         "updated_at": table.updated_at.isoformat(),
     }
+
+
+def summary_json(table: Table) -> dict:
+    """A table's summary for lists: totals a secret would give away are markers for viewers."""
+    if rights.can_edit(table.id):
+        return get_game(table.game).summary(table.state)
+    return secrecy.public_view(table.state)["summary"]
 
 
 def entry_json(entry: LogEntry) -> dict:
@@ -104,7 +120,7 @@ def list_tables() -> dict:
                 "game": t.game,
                 "version": t.version,
                 "finished": t.finished,
-                "summary": get_game(t.game).summary(t.state),
+                "summary": summary_json(t),
                 "updated_at": t.updated_at.isoformat(),
             }
             for t in get_store().list_tables()

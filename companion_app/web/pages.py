@@ -6,7 +6,8 @@ from companion_app import i18n
 from companion_app.games import VIEWS, view_for
 from companion_app.i18n import labels
 from companion_app.server.guard import local_target
-from companion_app.web import home, results, score, tables
+from companion_app.web import home, results, score, secrecy, tables
+from scoring.secrecy import is_hidden
 
 bp = Blueprint("web", __name__)
 
@@ -15,6 +16,12 @@ bp = Blueprint("web", __name__)
 def page_globals() -> dict:
     """Names every page template may use."""
     return {"labels": labels}
+
+
+@bp.app_template_test("hidden")
+def hidden(value: object) -> bool:
+    """`{% if value is hidden %}`: a secret the page holds back (scoring.secrecy's marker)."""
+    return is_hidden(value)
 
 
 def language():
@@ -38,6 +45,7 @@ bp.add_url_rule("/tables/<table_id>", "table", tables.table)
 bp.add_url_rule("/tables/<table_id>/moves", "move", tables.move, methods=["POST"])
 bp.add_url_rule("/tables/<table_id>/undo", "undo", tables.undo, methods=["POST"])
 bp.add_url_rule("/tables/<table_id>/history", "history", tables.history)
+bp.add_url_rule("/tables/<table_id>/secrets", "secrets", secrecy.reveal, methods=["POST"])
 bp.add_url_rule("/tables/<table_id>/join/<key>", "join", tables.join, methods=["GET", "POST"])
 bp.add_url_rule("/tables/<table_id>/abandon", "abandon", tables.abandon, methods=["GET", "POST"])
 bp.add_url_rule("/tables/<table_id>/results", "results", results.results)

@@ -12,7 +12,7 @@ from markupsafe import Markup
 
 from companion_app.games import VIEWS, view_for
 from companion_app.results import bgstats, chart, history, links, qr, tiebreaks, verify
-from companion_app.server import serve
+from companion_app.server import rights, serve
 from companion_app.store import db, get_store, roster
 from scoring.games import get_game
 
@@ -313,8 +313,14 @@ def qr_image(table_id: str, kind: str, fmt: str):
 
 
 def export_game(table_id: str):
-    """The table as JSON: setup, the whole log, the results and the verification code."""
+    """The table as JSON: setup, the whole log, the results and the verification code.
+
+    While the game runs the results hold what players keep hidden (scoring/secrecy.py), so
+    only a device that may edit the table gets them; others get the not-finished page.
+    """
     found = Finished(table_id)
+    if not found.finished and not rights.can_edit(table_id):
+        return _pending(found)
     data = history.game_export(found.table, found.entries, found.final, found.code)
     response = current_app.json.response(data)
     response.headers["Content-Disposition"] = f'attachment; filename="game-{table_id}.json"'

@@ -10,9 +10,9 @@ from companion_app.i18n.fields import MOVE_FIELDS
 from companion_app.results import links, qr
 from companion_app.server import rights
 from companion_app.store import StoreError, Table, get_store
+from companion_app.web import secrecy
 from companion_app.web.results import lan_url, public_results_url, public_url
 from scoring.errors import RuleError
-from scoring.games import get_game
 
 NOT_FOUND = 404
 
@@ -35,20 +35,25 @@ def _confirm(template: str, table: Table):
 
 
 def _context(table: Table) -> dict:
-    """Everything the table templates read, with the rules' view of what may be done now."""
-    rules, view = get_game(table.game), _view(table)
-    state = table.state
+    """Everything the table templates read, with the rules' view of what may be done now.
+
+    State, actions, summary and standings come with the players' secrets concealed, unless
+    this scorer's device asked to see them (web/secrecy.py); the game's own context reads
+    the whole state and gives the templates only what the table may see.
+    """
+    view, shown = _view(table), secrecy.table_view(table)
     return {
         "table": table,
         "game": table.game,
-        "state": state,
-        "actions": rules.actions(state),
-        "standings": rules.live_standings(state),
-        "summary": rules.summary(state),
+        "state": shown["state"],
+        "actions": shown["actions"],
+        "standings": shown["standings"],
+        "summary": shown["summary"],
+        "secrets": shown["secrets"],
         "view": view,
         "names": _names(table),
-        "areas_shown": view.areas_shown(state),
-        **view.context(state),
+        "areas_shown": view.areas_shown(table.state),
+        **view.context(table.state),
     }
 
 

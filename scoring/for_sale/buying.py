@@ -82,11 +82,12 @@ def bid(state: dict, seat: int, total: object) -> None:
             N_("A bid must be higher than the highest bid of {high} coins."), high=high
         )
     if total - player["bid"] > player["coins"]:
+        # Not how many they hold: coins may be held secretly (RULES.md §2), and the
+        # refusal stands on the shared screen.
         raise IllegalMove(
-            N_("{name} cannot bid {total} coins: {name} has only {owned} coins besides the bid."),
+            N_("{name} cannot bid {total} coins: not enough coins besides the bid."),
             name=player["name"],
             total=total,
-            owned=player["coins"],
         )
     player["coins"] -= total - player["bid"]
     player["bid"] = total

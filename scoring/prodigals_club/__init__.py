@@ -9,6 +9,7 @@ from scoring.prodigals_club.queries import (
     results,
     summary,
 )
+from scoring.prodigals_club.secrets import SECRETS
 from scoring.prodigals_club.sheet import (
     final_standings,
     handicap_sheet,
@@ -18,6 +19,7 @@ from scoring.prodigals_club.sheet import (
 from scoring.prodigals_club.table import new_table
 
 __all__ = [
+    "SECRETS",
     "actions",
     "apply",
     "complete_move",

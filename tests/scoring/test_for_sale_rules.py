@@ -151,11 +151,12 @@ def test_the_first_bid_may_be_zero_and_later_bids_must_be_higher():
 
 
 def test_a_bid_needs_coins_the_player_owns():
-    """§2: raise only with coins you own; the message says how many."""
+    """§2: raise only with coins you own; the refusal stands on the shared screen, so it
+    does not say how many ("Mince mohou být drženy tajně")."""
     state = play(started(), {"type": "houses", "houses": [5, 6, 7]})
-    refused(state, {"type": "bid", "seat": 0, "coins": 29}, "has only 28 coins")
+    refused(state, {"type": "bid", "seat": 0, "coins": 29}, "not enough coins besides the bid")
     state = play(state, {"type": "bid", "seat": 0, "coins": 28})
-    refused(state, {"type": "bid", "seat": 1, "coins": 29}, "has only 28 coins")
+    refused(state, {"type": "bid", "seat": 1, "coins": 29}, "cannot bid 29 coins: not enough")
     assert for_sale.actions(state)["min_bid"] is None  # Valerie cannot beat 28: pass only
 
 

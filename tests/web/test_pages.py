@@ -98,13 +98,14 @@ def test_turn_offers_every_kind_left_in_the_deck(client, pages):
 
 
 def test_player_panels_show_checks_and_loot_by_kind(client, pages):
-    """Face-up and face-down checks and loot counts per player."""
+    """Face-up checks by value, face-down ones counted (RULES.md §1: they lie face down), loot."""
     url = pages.dealt()
     pages.play(url, g.ROUND_1[:7])  # Bob wins ring and car with 7,000
     page = text(client.get(url))
     bob = page[page.index('data-testid="player-1"') : page.index('data-testid="player-2"')]
     assert re.findall(r'class="check up" data-check="(\d+)"', bob) == ["3000", "12000"]
-    assert re.findall(r'class="check down" data-check="(\d+)"', bob) == ["1000"]
+    assert 'data-testid="checks-face-down-1" data-count="1"' in bob and "1 face down" in bob
+    assert 'class="check down" data-check' not in bob
     assert 'data-kind="ring" data-count="1"' in bob and 'data-kind="car" data-count="1"' in bob
 
 

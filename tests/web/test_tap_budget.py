@@ -123,7 +123,11 @@ def test_a_for_sale_selling_round_within_checks_houses_one_and_lock_ins(
     print(f"For Sale selling round {viewport}: {taps.count} taps, {taps.scrolls} scrolls")
     assert taps.count <= budget, f"{taps.count} taps for a selling round (budget {budget})"
     got = page.inner_text("[data-testid=player-2]")
-    assert "15,000" in got, "Jiří's house 3 is the highest and takes the 15,000 check"
+    assert "1 face down" in got and "15,000" not in got, "checks won lie face down (§2)"
+    status, after = json_request(base, "GET", f"/api/tables/{table['id']}")
+    assert status == 200 and after["state"]["players"][2]["checks"] == [15000], (
+        "Jiří's house 3 is the highest and takes the 15,000 check"
+    )
     page.close()
 
 

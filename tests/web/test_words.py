@@ -158,19 +158,32 @@ def for_sale_bidding(client) -> Table:
     return table
 
 
+def shown_to_the_scorer(client, table: Table) -> None:
+    """The scorer's "Show on this device": coins held in secret show until the next move."""
+    assert client.post(f"{table.url}/secrets", data={"show": "1"}).status_code == 303
+    table.shown = client.get(table.url).get_data(as_text=True)
+
+
 def test_for_sale_banner_when_the_bid_cannot_be_beaten(client):
-    """RULES.md §2 Phase 1: Bob's 28 coins cannot beat 28, so he must pass: no bid field."""
+    """RULES.md §2 Phase 1: Bob's 28 coins cannot beat 28, so he must pass: no bid field.
+    Coins are held in secret ("Mince mohou být drženy tajně"), so the shared page says so
+    only once the scorer asked to see the coins; until then it offers Bob a bid or a pass."""
     table = for_sale_bidding(client)
+    assert table.banner() == "Bob: bid or pass"
+    shown_to_the_scorer(client, table)
     assert 'data-testid="bid-coins"' not in table.page()
     assert table.banner() == "Bob cannot beat the highest bid and must pass."
 
 
 def test_for_sale_banner_when_the_player_has_no_coins(client):
-    """RULES.md §2 Phase 1: Ann spent all 28 coins on house 3; next round she has none."""
+    """RULES.md §2 Phase 1: Ann spent all 28 coins on house 3; next round she has none
+    (shown once the scorer asked to see the coins, held in secret otherwise)."""
     table = for_sale_bidding(client)
     table.post(type="pass", seat="1")
     table.post(type="pass", seat="2")
     table.post(type="houses", houses=["4", "5", "6"])
+    assert table.banner() == "Ann: bid or pass"
+    shown_to_the_scorer(client, table)
     assert table.banner() == "Ann has no coins left to bid and must pass."
     table.post(type="pass", seat="0")
     assert table.banner() == "Bob: bid or pass"
@@ -211,10 +224,13 @@ def test_vote_counts_take_the_plural_of_their_number(app, count, english, czech)
 
 
 def test_for_sale_coins_take_the_plural_of_their_number(client):
-    """Czech bids: "nabízí 2 mince", "5 mincí"; the bid range "0 až 28 mincí"."""
+    """Czech bids: "nabízí 2 mince", "5 mincí"; the bid range "0 až 28 mincí" (shown to the
+    scorer who asked to see the coins held in secret)."""
     table = Table(client, "for_sale", FOR_SALE, "cs")
     table.post(type="start", seat="0")
     table.post(type="houses", houses=["1", "2", "3"])
+    assert "0 až 28 mincí" not in table.page()
+    shown_to_the_scorer(client, table)
     assert "0 až 28 mincí" in table.page()
     table.post(type="bid", seat="0", coins="2")
     page = table.post(type="bid", seat="1", coins="5")

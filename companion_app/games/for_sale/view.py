@@ -16,6 +16,7 @@ from scoring.for_sale import buying, cards, queries
 from scoring.for_sale import selling as selling_rules
 from scoring.for_sale.results import results
 from scoring.for_sale.selling import HOUSE_FIELD
+from scoring.secrecy import is_hidden
 
 GAME = "for_sale"
 TITLE = _l("For Sale")
@@ -124,6 +125,19 @@ def bidders(state: dict) -> list[dict]:
         }
         for seat, player in enumerate(state["players"])
     ]
+
+
+def bid_range(actions: dict) -> tuple[int | None, int | None]:
+    """(lowest, highest) bid the form offers; no bid form when the lowest is None.
+
+    While coins are held in secret the rules' limits are hidden (`scoring/for_sale/secrets.py`):
+    the form then offers any bid above the highest (the rules still refuse one the bidder
+    cannot pay), so the page never tells what the bidder holds or that they cannot raise.
+    """
+    low, top = actions["min_bid"], actions["max_bid"]
+    if not is_hidden(low):
+        return low, top
+    return (0 if actions["high"] is None else actions["high"] + 1), None
 
 
 def parse_move(form: MultiDict) -> dict:

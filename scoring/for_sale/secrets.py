@@ -1,0 +1,32 @@
+"""What For Sale players keep hidden while the game runs (RULES.md §2, docs/games/for_sale.md).
+
+Coins "may be held secretly" and the checks won in the sale lie face down: the table sees
+how many checks a player holds, never their values, and nobody's coins or money. The stack
+in a running auction is public (it lies on the table), so is every bid and pass.
+"""
+
+from scoring.secrecy import Secret
+
+#: Places that add up a player's money, which would give both secrets away.
+_MONEY = ("standings.*.total", "summary.totals")
+
+COINS = Secret(
+    "coins",
+    (
+        "state.players.*.coins",
+        # coins = coins each - stack - spent: the coins spent would give the coins away
+        "state.players.*.spent",
+        # what the bidder may bid says what they hold (and `None` that they cannot raise)
+        "actions.min_bid",
+        "actions.max_bid",
+        "standings.*.points.coins",
+        *_MONEY,
+    ),
+    'RULES.md §2 "Coins per player"; seed: "Mince mohou být drženy tajně."',
+)
+CHECKS = Secret(
+    "checks",
+    ("state.players.*.checks", "state.sales.*.got.*", "standings.*.points.checks", *_MONEY),
+    'RULES.md §2 "Phase 2"; seed: "Získané šeky si hráči pokládají lícem dolů před sebe."',
+)
+SECRETS = (COINS, CHECKS)

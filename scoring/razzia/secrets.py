@@ -1,0 +1,42 @@
+"""What Razzia! players keep hidden while the game runs (RULES.md §1, docs/games/razzia.md).
+
+The centre check an auction's winner takes lies face down until the round ends ("Tento
+pokládá zakrytě ... tento šek zůstává ležet až do konce kola zakrytý"): the table sees that
+it is there, not its value. Loot, face-up checks and the points written down after each
+round are public.
+"""
+
+from scoring.razzia.cards import ROUNDS
+from scoring.secrecy import Secret
+
+#: The phases of a round in play (before its end screen).
+RUNNING = ("turn", "auction")
+
+
+def _some_face_down(state: dict) -> bool:
+    """True while the round runs and a check lies face down in front of a player.
+
+    At the round's end everyone turns their checks face up (RULES.md §1 "Round end").
+    """
+    running = state["phase"] in RUNNING
+    return running and any(player["down"] for player in state["players"])
+
+
+def _checks_score_with_some_face_down(state: dict) -> bool:
+    """True in the last round while a check lies face down: check points would give it away."""
+    return state["round"] == ROUNDS and _some_face_down(state)
+
+
+FACE_DOWN_CHECKS = Secret(
+    "face_down_checks",
+    ("state.players.*.down",),
+    'RULES.md §1 "Auction"; seed: "Tento pokládá zakrytě vedle svého rodinného majetku."',
+    _some_face_down,
+)
+CHECK_POINTS = Secret(
+    "check_points",
+    ("standings.*.points.checks", "standings.*.points.total", "standings.*.total"),
+    'RULES.md §1 "Round 3 only": check sums count face-down checks ("odkrytých i zakrytých")',
+    _checks_score_with_some_face_down,
+)
+SECRETS = (FACE_DOWN_CHECKS, CHECK_POINTS)
