@@ -129,6 +129,7 @@ def test_legal_moves_samples_are_accepted(count, variant):
     for _ in range(3):
         values, piles = random_setup(count, rng, variant)
         state = adel.new_table(values)
+        fresh = iter(range(1, 10000))
         for _ in range(600):
             if state["phase"] == "game_over":
                 break
@@ -138,11 +139,11 @@ def test_legal_moves_samples_are_accepted(count, variant):
             if move["type"] == "buy":
                 move = {
                     **move,
-                    "next": None if state["piles"][move["pile"]]["size"] == 1 else _any(),
+                    "next": None if state["piles"][move["pile"]]["size"] == 1 else _any(fresh),
                 }
             state = adel.apply(state, move)
 
 
-def _any() -> dict:
-    """Some card to put on top of a bought pile."""
-    return {"letter": "A", "year": 1}
+def _any(fresh) -> dict:
+    """A card the table has not seen, to put on top of a bought pile (each card is one card)."""
+    return {"letter": "A", "year": next(fresh)}
