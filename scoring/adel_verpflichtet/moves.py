@@ -37,10 +37,13 @@ def apply(state: dict, move: object) -> dict:
     new_state = plain_copy(state)  # states are plain JSON: no deepcopy memo needed
     handler(new_state, move)
     # Years shared by two different cards, entered by this move: the page warns (RULES.md §4).
-    new_state["clashes"] = places.new_clashes(state, new_state)
+    revealing = move["type"] in REVEALING
+    new_state["clashes"] = places.new_clashes(state, new_state) if revealing else []
     return new_state
 
 
+#: The moves that bring cards into view (a card that comes up, exhibitions).
+REVEALING = ("buy", "exhibitions", "final")
 #: What the table has to do in each phase (the refusal of a move that does not fit).
 PHASE_MESSAGES = {
     "location": N_("Enter everyone's location first (auction house or castle)."),
