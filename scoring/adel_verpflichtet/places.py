@@ -10,7 +10,9 @@ from scoring.errors import N_, IllegalMove
 
 #: The refusal of a card already somewhere else, by the kind of place it lies in.
 IN_HAND = N_("{card} is already in {name}'s hand: each card is one physical card, in one place.")
-ON_PILE = N_("{card} is already on top of pile {pile}: each card is one physical card, in one place.")
+ON_PILE = N_(
+    "{card} is already on top of pile {pile}: each card is one physical card, in one place."
+)
 SHOWN = N_(
     "{card} is already in {name}'s exhibition: each card is one physical card, in one place."
 )

@@ -202,6 +202,8 @@ def read_fraction(entry: object, space: int, error=InvalidSetup) -> list | None:
     return list(entry)
 
 
+#: Refusal of a tracked hand without its 4 cards.
+HAND_COUNT = N_("Cards of player {seat}: enter the {each} cards dealt.")
 #: Refusals of a card entered at setup, in the words of the form.
 DEALT_CARD = N_("Card {number} of player {seat}: tap a letter A to F and enter its year.")
 TOP_CARD = N_("Top card of pile {pile}: tap a letter A to F and enter its year.")
@@ -270,11 +272,7 @@ def _hands(value: object, count: int) -> list[list[dict]]:
 def _hand(seat: int, hand: object) -> list[dict]:
     """The cards dealt to one seat; every card's refusal at once."""
     if not isinstance(hand, list) or len(hand) != cards.HAND:
-        raise InvalidSetup(
-            N_("Cards of player {seat}: enter the {each} cards dealt."),
-            seat=seat + 1,
-            each=cards.HAND,
-        )
+        raise InvalidSetup(HAND_COUNT, seat=seat + 1, each=cards.HAND)
     return _each(
         lambda index, card: cards.read_card(
             card,

@@ -63,7 +63,9 @@ def test_material_a_year_on_two_letters_is_accepted_and_reported():
     values["tops"] = [values["tops"][0], {"letter": "F", "year": values["tops"][0]["year"]}]
     state = adel.new_table(values)
     year = values["tops"][0]["year"]
-    assert state["clashes"] == [{"year": year, "letters": sorted(["F", values["tops"][0]["letter"]])}]
+    assert state["clashes"] == [
+        {"year": year, "letters": sorted(["F", values["tops"][0]["letter"]])}
+    ]
     assert adel.new_table(setup(3))["clashes"] == []
 
 
@@ -196,7 +198,9 @@ def test_prison_two_thieves_caught_at_once_each_reported_in_the_cell_it_ends_in(
     """§4 "Castle": several caught at once go in lowest number first."""
     t = table()
     go(t, [C, C, C], [thf(1), thf(3), {"card": "detective"}])
-    caught = {step["number"]: step["cell"] for step in t.state["report"] if step["step"] == "caught"}
+    caught = {
+        step["number"]: step["cell"] for step in t.state["report"] if step["step"] == "caught"
+    }
     assert caught == {1: 2, 3: 1}
     assert [thief["number"] for thief in t.state["jail"]] == [3, 1]
 
