@@ -73,9 +73,7 @@ def remembered(table) -> dict:
     for seat, values in enumerate(setup.get("thieves") or []):
         for index, value in enumerate(values):
             fields[f"p{seat}.thief{index}"] = str(value)
-    if setup.get("hands") is not None:
-        fields[TRACK] = "1"  # a table that tracked every hand is offered the same next time
-    return fields
+    return fields  # tracking every hand is never carried over: by default the hands are kept
 
 
 def chosen_profile() -> str | None:
