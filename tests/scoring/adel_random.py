@@ -3,7 +3,7 @@
 import random
 
 from scoring import adel_verpflichtet as adel
-from scoring.adel_verpflichtet import cards
+from scoring.adel_verpflichtet import cards, places
 from tests.scoring.adel_play import NAMES, Table, deck, split
 
 #: Chance that a track space's fraction is left for the table to enter during play.
@@ -151,3 +151,15 @@ def play(
             junk(table)
         table.play(random_move(table.state, rng, table.hands()))
     return table
+
+
+def real_hands(state: dict, dealt: list[list[dict]]) -> list[list[dict]]:
+    """What each player holds: the cards the app has seen in the hand and, when the hands are
+    the players', the dealt cards it has not seen yet (not in the hand, not on the table)."""
+    if state.get("tracked", True):
+        return [player["hand"] for player in state["players"]]
+    seen = places.seen_places(state)
+    return [
+        player["hand"] + [card for card in hand if places.key(card) not in seen]
+        for hand, player in zip(dealt, state["players"], strict=True)
+    ]

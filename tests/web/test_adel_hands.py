@@ -14,7 +14,7 @@ import pytest
 from companion_app.server import rights
 from scoring import adel_verpflichtet as adel
 from tests.scoring.adel_play import deck, setup, split
-from tests.scoring.adel_random import random_move, random_setup
+from tests.scoring.adel_random import random_move, random_setup, real_hands
 from tests.web.adel_pages import AdelPages, setup_form
 
 CARD_LABEL = re.compile(r"\b([A-F]) (\d{3,4})\b")
@@ -111,16 +111,6 @@ def test_an_exhibition_is_entered_card_by_card_and_counts_the_hand(client, av):
 # -- Secrets stay off the shared screen (item 2) ------------------------------------------------
 
 
-def hand_cards_never_revealed(state: dict, revealed: set) -> set[str]:
-    """Labels of cards in hands that the table never turned face up."""
-    return {
-        f"{card['letter']} {card['year']}"
-        for player in state["players"]
-        for card in player["hand"]
-        if (card["letter"], card["year"]) not in revealed
-    }
-
-
 def revealed_by(move: dict) -> set:
     """Cards a move turns face up at the table: bought, come up, exhibited."""
     found = [move.get("card"), move.get("next")]
@@ -141,15 +131,15 @@ def test_a_viewer_of_the_table_page_sees_no_card_of_any_hand_while_the_game_runs
     table = answer.get_json()
     hidden = [pile[1:] for pile in piles]
     revealed = {(c["letter"], c["year"]) for c in values["tops"]}
-    real = [list(hand) for hand in dealt]
     while table["state"]["phase"] != "game_over":
         page = viewer.get(  # as the live hub renders the page for every phone watching
             f"/tables/{table['id']}", environ_overrides={rights.VIEWER_ENVIRON: True}
         ).get_data(as_text=True)
         host_page = host.get(f"/tables/{table['id']}").get_data(as_text=True)
-        secret = hand_cards_never_revealed(table["state"], revealed) | {
-            f"{c['letter']} {c['year']}" for hand in real for c in hand
-        } - {f"{letter} {year}" for letter, year in revealed}
+        secret = {f"{c['letter']} {c['year']}" for hand in dealt for c in hand} | {
+            f"{c['letter']} {c['year']}" for p in table["state"]["players"] for c in p["hand"]
+        }
+        secret -= {f"{letter} {year}" for letter, year in revealed}
         host_rest = re.sub(
             r'<div class="controls".*?</section>', "", host_page, count=1, flags=re.S
         )
@@ -165,8 +155,7 @@ def test_a_viewer_of_the_table_page_sees_no_card_of_any_hand_while_the_game_runs
                     f"/api/tables/{table['id']}/reveal/press",
                     json={"id": device["id"], "seat": seat},
                 )
-        hands = [p["hand"] + r for p, r in zip(state["players"], _unseen(state, real), strict=True)]
-        move = random_move(state, rng, hands)
+        move = random_move(state, rng, real_hands(state, dealt))
         if move["type"] == "buy":
             pile = hidden[move["pile"]]
             move["next"], hidden[move["pile"]] = (pile[0] if pile else None), pile[1:]
@@ -178,20 +167,8 @@ def test_a_viewer_of_the_table_page_sees_no_card_of_any_hand_while_the_game_runs
         assert answer.status_code == 200, answer.get_json()
         revealed |= revealed_by(move)
         table = answer.get_json()
-        real = _unseen(table["state"], real)
     final = viewer.get(f"/tables/{table['id']}/results").get_data(as_text=True)
     assert "Final" in final or "final" in final
-
-
-def _unseen(state: dict, real: list) -> list:
-    """Each player's dealt cards the app has not seen yet (hands left to the players)."""
-    if state.get("tracked"):
-        return [[] for _ in real]
-    shows = state["shows"] or [None] * len(real)
-    return [
-        [card for card in hand if card not in player["hand"] and card not in (shown or [])]
-        for hand, player, shown in zip(real, state["players"], shows, strict=True)
-    ]
 
 
 # -- Every card in one place, through the API (item 3) ----------------------------------------

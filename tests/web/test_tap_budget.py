@@ -300,7 +300,9 @@ def test_adel_a_five_player_table_from_a_remembered_profile_starts_within_15_tap
     screenshot(page, "tap-budget-adel-setup-1024")
     taps.tap("[data-testid=create]", navigates=True)
     setup_taps = taps.count
-    print(f"Adel 5-player setup from a remembered profile: {setup_taps} taps (before: 48 + 5 names)")
+    print(
+        f"Adel 5-player setup from a remembered profile: {setup_taps} taps (before: 48 + 5 names)"
+    )
     assert setup_taps <= ADEL_SETUP_BUDGET
     table_id = page.url.rsplit("/", 1)[1]
     state = json_request(base, "GET", f"/api/tables/{table_id}")[1]["state"]
@@ -355,7 +357,5 @@ def adel_plays_a_turn(page, taps: Taps, base: str, table_id: str, cards: list[di
     taps.tap("[data-testid=next-submit]", navigates=True)
     state = json_request(base, "GET", f"/api/tables/{table_id}")[1]["state"]
     assert state["turn"] == 2 and [p["unseen"] for p in state["players"]] == [4, 1, 1, 4, 4]
-    assert sorted(map(str, state["players"][3]["hand"])) == sorted(
-        map(str, [cards[6], cards[12]])
-    )
+    assert sorted(map(str, state["players"][3]["hand"])) == sorted(map(str, [cards[6], cards[12]]))
     print(f"Adel 5-player turn (two exhibitions of 3): {taps.count} taps in all")
