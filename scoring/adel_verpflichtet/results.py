@@ -6,6 +6,12 @@ from scoring.adel_verpflichtet import ending
 CATEGORIES = ["exhibitions", "detectives", "final"]
 
 
+def tiebreak(shown: list[dict]) -> dict:
+    """What decides a tie on the track (RULES.md §4 "End"): the final exhibition's size, then
+    its oldest object (null when the player showed none)."""
+    return {"cards": len(shown), "oldest": min((card["year"] for card in shown), default=None)}
+
+
 def results(state: dict) -> dict:
     """Track position per player, with the spaces from each source, ranks and winners."""
     players = state["players"]
@@ -26,6 +32,7 @@ def results(state: dict) -> dict:
                 "start_player": False,
                 "breakdown": {key: player["gained"][key] for key in CATEGORIES},
                 "final_exhibition": (state["final"] or [[]] * len(players))[seat],
+                "tiebreak": tiebreak((state["final"] or [[]] * len(players))[seat]),
             }
             for seat, (player, rank) in enumerate(zip(players, ranks, strict=True))
         ],

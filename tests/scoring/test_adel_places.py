@@ -280,3 +280,18 @@ def test_junk_cards_entered_twice_never_change_the_state():
             adel.apply(t.state, {"type": "exhibitions", "shows": shows})
     assert t.state == before
     assert split(deck(), 3)[0][0] == t.state["piles"][0]["top"]
+
+
+def test_end_results_expose_the_tiebreak_the_final_exhibition_size_then_oldest_object():
+    """§4 "End": "Furthest along wins; tie → better final exhibition"."""
+    t = untracked(3, banquet=2)
+    go(t, [C, C, C], [EXH, {"card": "detective"}, {"card": "detective"}])
+    t.play({"type": "exhibitions", "shows": [t.unseen[0][:3], None, None]})
+    t.play({"type": "next"})
+    t.play({"type": "final", "shows": [t.state["players"][0]["hand"][:3], [], t.unseen[2][:3]]})
+    rows = adel.results(t.state)["players"]
+    assert [row["tiebreak"] for row in rows] == [
+        {"cards": 3, "oldest": 1500},
+        {"cards": 0, "oldest": None},
+        {"cards": 3, "oldest": 1556},
+    ]

@@ -359,3 +359,23 @@ def adel_plays_a_turn(page, taps: Taps, base: str, table_id: str, cards: list[di
     assert state["turn"] == 2 and [p["unseen"] for p in state["players"]] == [4, 1, 1, 4, 4]
     assert sorted(map(str, state["players"][3]["hand"])) == sorted(map(str, [cards[6], cards[12]]))
     print(f"Adel 5-player turn (two exhibitions of 3): {taps.count} taps in all")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["en", "cs"])
+def test_adel_setup_refusals_show_on_the_first_screen(live_server, browser, lang):
+    """Issue 23: Adel's setup refusals appeared 1,200-3,200 px down with nothing on the first
+    screen. Seated without the pile tops, the list of refusals is in view at 1024x768."""
+    base, _app = live_server
+    adel_catalogue(Api(base))
+    page = browser.new_page(viewport=LANDSCAPE)
+    page.goto(base + "/")
+    page.click(f"[data-testid=lang-{lang}]")
+    page.goto(base + "/tables/new/adel_verpflichtet")
+    with page.expect_navigation():
+        page.click("[data-testid=create]")
+    box = page.locator("[data-testid=setup-refusals]")
+    assert box.evaluate(IN_VIEW), "the refusals are below the first screen"
+    assert page.locator("[data-testid=setup-refusals] li").count() == 2  # both pile tops
+    screenshot(page, f"tap-budget-adel-setup-refused-{lang}")
+    page.close()
