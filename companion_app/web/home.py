@@ -91,6 +91,9 @@ def new_table(game: str):
         abort(NOT_FOUND)
     view = view_for(game)
     names = [""] * view.MAX_PLAYERS
+    if request.method == "GET" and hasattr(view, "setup_names"):
+        remembered = view.setup_names()[: view.MAX_PLAYERS]  # the same group as last time
+        names[: len(remembered)] = remembered
     error, error_area, errors = None, "players", {}
     if request.method == "POST":
         typed = request.form.getlist("player")[: view.MAX_PLAYERS]

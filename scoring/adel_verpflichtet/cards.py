@@ -107,21 +107,15 @@ def take_from(hand: list[dict], cards: list[dict]) -> list[dict] | None:
     return left
 
 
-def read_exhibition(player: dict, seat: int, shown: object, empty_ok: bool) -> list[dict]:
-    """The cards a player exhibits: a list of cards they hold forming a valid exhibition.
+def read_exhibition(name: str, seat: int, shown: object, empty_ok: bool) -> list[dict]:
+    """The cards a player lays out: a list of cards forming a valid exhibition.
 
-    `empty_ok`: the final exhibition may be empty (a player who cannot show one).
+    `empty_ok`: the final exhibition may be empty (a player who cannot show one). Whether the
+    player holds them is for `places.take_shown`.
     """
-    name = player["name"]
     if not isinstance(shown, list):
         raise IllegalMove(N_("Enter the cards {name} exhibits."), name=name)
     chosen = [read_card(card, f"shows[{seat}]") for card in shown]
-    if take_from(player["hand"], chosen) is None:
-        raise IllegalMove(
-            N_("{name} does not hold all of those cards; {name} holds {hand}."),
-            name=name,
-            hand=", ".join(label(card) for card in player["hand"]),
-        )
     if (chosen or not empty_ok) and not is_exhibition(chosen):
         raise IllegalMove(
             N_(

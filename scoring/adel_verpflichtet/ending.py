@@ -1,6 +1,6 @@
 """The end: finish the turn, the final exhibition (+8 / +4) and the ranking (RULES.md §4 "End")."""
 
-from scoring.adel_verpflichtet import cards
+from scoring.adel_verpflichtet import cards, places
 from scoring.adel_verpflichtet.table import first_phase
 from scoring.common import ranks_by
 from scoring.errors import N_, IllegalMove, collect, raise_all
@@ -24,7 +24,12 @@ def next_turn(state: dict, _move: dict) -> None:
 
 
 def proposals(state: dict) -> list[list[dict]]:
-    """Each player's best exhibition from their tracked hand (the table may correct it)."""
+    """Each player's best exhibition from their tracked hand (the table may correct it).
+
+    With the hands left to the players, nothing is proposed: the table enters what is shown.
+    """
+    if not state.get("tracked", True):
+        return [[] for _ in state["players"]]
     return [cards.best_from_hand(player["hand"]) for player in state["players"]]
 
 
@@ -61,8 +66,21 @@ def _read_final(state: dict, shows: object) -> list[list[dict]]:
         )
     refusals: list = []
     final_shows = [
-        collect(refusals, cards.read_exhibition, player, seat, shown, True)
+        collect(refusals, cards.read_exhibition, player["name"], seat, shown, True)
         for seat, (player, shown) in enumerate(zip(players, shows, strict=True))
     ]
     raise_all(refusals)  # every player's final exhibition at once
+    state["shows"] = [None] * len(players)
+    for seat, shown in enumerate(final_shows):
+        collect(refusals, _show_final, state, seat, shown)
+    raise_all(refusals)  # each card held by its player and in one place only
+    for seat, shown in enumerate(final_shows):
+        players[seat]["hand"] = [*players[seat]["hand"], *shown]  # shown, then kept
+    state["shows"] = None
     return final_shows
+
+
+def _show_final(state: dict, seat: int, shown: list[dict]) -> None:
+    """`seat` lays out their final exhibition (refused if they do not hold it)."""
+    places.take_shown(state, seat, shown)
+    state["shows"][seat] = shown

@@ -3,14 +3,29 @@
 import copy
 import random
 
-from scoring.adel_verpflichtet import ending, resolve, turn
+from scoring.adel_verpflichtet import ending, places, resolve, turn
 from scoring.common import handler_for, plain_copy
 from scoring.errors import N_, IllegalMove
 
 
-def complete_move(_state: dict, move: object, _rng: random.Random) -> dict:
-    """Nothing in this game is drawn by lot: the move as entered (a copy)."""
-    return copy.deepcopy(move) if isinstance(move, dict) else move
+def complete_move(state: dict, move: object, _rng: random.Random) -> dict:
+    """The move as entered (a copy; nothing is drawn by lot), a purchase with who bought what.
+
+    The buyer, their check and the card bought follow from the state; written into the stored
+    move, the move log can say "Ann bought A 1500 with check 21" without replaying the game.
+    """
+    if not isinstance(move, dict):
+        return move
+    completed = copy.deepcopy(move)
+    pile = move.get("pile")
+    if (
+        move.get("type") == "buy"
+        and state["phase"] == "buy"
+        and type(pile) is int
+        and pile in resolve.open_piles(state)
+    ):
+        completed = {**resolve.purchase(state, pile), **completed}
+    return completed
 
 
 def apply(state: dict, move: object) -> dict:
@@ -21,9 +36,14 @@ def apply(state: dict, move: object) -> dict:
         raise IllegalMove(PHASE_MESSAGES[state["phase"]])
     new_state = plain_copy(state)  # states are plain JSON: no deepcopy memo needed
     handler(new_state, move)
+    # Years shared by two different cards, entered by this move: the page warns (RULES.md §4).
+    revealing = move["type"] in REVEALING
+    new_state["clashes"] = places.new_clashes(state, new_state) if revealing else []
     return new_state
 
 
+#: The moves that bring cards into view (a card that comes up, exhibitions).
+REVEALING = ("buy", "exhibitions", "final")
 #: What the table has to do in each phase (the refusal of a move that does not fit).
 PHASE_MESSAGES = {
     "location": N_("Enter everyone's location first (auction house or castle)."),
@@ -41,7 +61,7 @@ MOVE_FIELDS = {
     "locations": ("type", "places"),
     "actions": ("type", "actions"),
     "choices": ("type", "places", "actions"),
-    "buy": ("type", "pile", "next"),
+    "buy": ("type", "pile", "next", "seat", "check", "card"),
     "exhibitions": ("type", "shows", "fraction"),
     "steal": ("type", "thief", "cards"),
     "next": ("type",),

@@ -42,11 +42,15 @@ def actions(state: dict) -> dict:
         seat, value = resolve.buyer(state)
         result.update(buyer=seat, check=value, piles=resolve.open_piles(state))
     elif phase == "exhibit":
+        tracked = state.get("tracked", True)
         exhibitors = [s for s, _ in resolve.played_at(state, cards.CASTLE, cards.EXHIBIT)]
         space = resolve.leader_space(state)
         result.update(
             exhibitors=exhibitors,
-            proposals={s: cards.best_from_hand(state["players"][s]["hand"]) for s in exhibitors},
+            proposals={
+                s: cards.best_from_hand(state["players"][s]["hand"]) if tracked else []
+                for s in exhibitors
+            },
             leader_space=space,
             fraction=state["fractions"][space],
         )
@@ -86,6 +90,8 @@ def legal_moves(state: dict) -> list[dict]:
         return [{"type": "next"}]
     if phase == "final":
         return [{"type": "final", "shows": options["proposals"]}]
+    if phase == "exhibit" and not state.get("tracked", True):
+        return []  # the hands are the players': only the table knows what can be shown
     if phase == "exhibit":
         shows = [options["proposals"].get(seat) for seat in range(count)]
         fraction = None if options["fraction"] else [2, 1]
@@ -104,7 +110,7 @@ def summary(state: dict) -> dict:
         "players": names,
         "phase": state["phase"],
         "round": state["turn"],
-        "rounds": state["turn"],
+        "rounds": None,  # the game has no set number of turns: it ends at the banquet table
         "finished": state["phase"] == "game_over",
         "winners": [name for name, rank in zip(names, ranks, strict=True) if rank == 1],
         "totals": [player["position"] for player in state["players"]],

@@ -4,7 +4,7 @@ Every outcome is written to `state["report"]` as a step with its reason, so the 
 show the whole resolution before the table moves on to the next turn.
 """
 
-from scoring.adel_verpflichtet import cards, castle
+from scoring.adel_verpflichtet import cards, castle, places
 from scoring.adel_verpflichtet.table import read_fraction
 from scoring.errors import N_, IllegalMove, collect, raise_all
 
@@ -80,23 +80,53 @@ def buy(state: dict, move: dict) -> None:
             piles=" / ".join(str(index + 1) for index in piles),
         )
     chosen = state["piles"][pile]
+    card = chosen["top"]
+    _check_recorded(state, move, purchase(state, pile))
     left = chosen["size"] - 1
     after = move.get("next")
     if left and after is None:
         raise IllegalMove(N_("Enter the card now on top of pile {pile}."), pile=pile + 1)
     if not left and after is not None:
         raise IllegalMove(N_("Pile {pile} is empty now; no card comes up."), pile=pile + 1)
-    card = chosen["top"]
-    chosen["top"] = (
-        cards.read_card(after, "next", template=NEXT_CARD, pile=pile + 1) if left else None
-    )
-    chosen["size"] = left
     player = state["players"][seat]
     player["hand"] = [*player["hand"], card]
+    chosen["top"] = None
+    if left:
+        coming = cards.read_card(after, "next", template=NEXT_CARD, pile=pile + 1)
+        places.refuse_seen(state, [coming])  # the bought card is in the buyer's hand by now
+        chosen["top"] = coming
+    chosen["size"] = left
     player["checks"] = [check for check in player["checks"] if check != value]
     _note(state, "bought", seat=seat, check=value, card=card, pile=pile)
     _pay(state, value)
     start_castle(state)
+
+
+def purchase(state: dict, pile: int) -> dict:
+    """What buying from `pile` is: the buyer's seat, their check and the card they take.
+
+    The stored move carries these (`moves.complete_move`), so the move log says who bought what.
+    """
+    seat, value = buyer(state)
+    return {"seat": seat, "check": value, "card": state["piles"][pile]["top"]}
+
+
+#: The refusal of a purchase whose recorded buyer, check or card is not this one.
+NOT_THIS_PURCHASE = N_(
+    "This purchase is {name}'s with check {check}, taking {card} from pile {pile}."
+)
+
+
+def _check_recorded(state: dict, move: dict, expected: dict) -> None:
+    """A move that names the buyer, check or card must name this purchase's."""
+    if any(key in move and move[key] != value for key, value in expected.items()):
+        raise IllegalMove(
+            NOT_THIS_PURCHASE,
+            name=state["players"][expected["seat"]]["name"],
+            check=expected["check"],
+            card=cards.label(expected["card"]),
+            pile=move["pile"] + 1,
+        )
 
 
 def _pay(state: dict, value: int) -> None:
@@ -108,6 +138,7 @@ def _pay(state: dict, value: int) -> None:
         _note(state, "check_stolen", check=value, **thieves[0])
         return
     state["register"] = [*state["register"], value]
+    _note(state, "register", check=value)
     if thieves:
         _note(state, "thieves_scared", numbers=[thief["number"] for thief in thieves])
 
@@ -133,9 +164,10 @@ def exhibitions(state: dict, move: dict) -> None:
     space = leader_space(state)
     fraction = collect(refusals, _fraction, state, space, move.get("fraction"))
     raise_all(refusals)  # every exhibitor's cards and the fraction, all at once
+    state["shows"] = [None] * len(state["players"])
     for seat, shown in shows.items():
-        player = state["players"][seat]
-        player["hand"] = cards.take_from(player["hand"], shown)
+        collect(refusals, lay_out, state, seat, shown)
+    raise_all(refusals)  # each card held by its exhibitor and in one place only
     best, second, advance = castle.exhibition_advance(shows, fraction)
     for seat in cards.ordered(shows):
         spaces = advance[seat]
@@ -145,7 +177,6 @@ def exhibitions(state: dict, move: dict) -> None:
         _note(
             state, f"exhibition_{place}", seat=seat, spaces=spaces, space=space, cards=shows[seat]
         )
-    state["shows"] = [shows.get(seat) for seat in range(len(state["players"]))]
     queue = steal_order(state)
     state["queue"] = queue
     if queue:
@@ -154,8 +185,14 @@ def exhibitions(state: dict, move: dict) -> None:
     _finish_castle(state)
 
 
+def lay_out(state: dict, seat: int, shown: list[dict]) -> None:
+    """`seat`'s cards leave the hand for the exhibition on the table (or are refused)."""
+    places.take_shown(state, seat, shown)
+    state["shows"][seat] = shown
+
+
 def _read_shows(state: dict, shows: object, exhibitors: list[int]) -> dict[int, list[dict]]:
-    """Each exhibitor's cards (a valid exhibition from their hand); null for everyone else."""
+    """Each exhibitor's cards (a valid exhibition); null for everyone else."""
     players = state["players"]
     if not isinstance(shows, list) or len(shows) != len(players):
         raise IllegalMove(
@@ -173,7 +210,7 @@ def _read_shows(state: dict, shows: object, exhibitors: list[int]) -> dict[int, 
                     IllegalMove(N_("{name} did not play exhibit this turn."), name=name)
                 )
             continue
-        found[seat] = collect(refusals, cards.read_exhibition, players[seat], seat, shown, False)
+        found[seat] = collect(refusals, cards.read_exhibition, name, seat, shown, False)
     raise_all(refusals)
     return found
 
@@ -263,7 +300,8 @@ def _detectives(state: dict) -> None:
     for thief in caught:
         owner = state["players"][thief["owner"]]
         owner["thieves"] = [n for n in owner["thieves"] if n != thief["number"]]
-        _note(state, "caught", **thief)
+        # Several caught at once go in lowest number first, so the cell each ends in differs.
+        _note(state, "caught", cell=state["jail"].index(thief) + 1, **thief)
     for thief in released:
         owner = state["players"][thief["owner"]]
         owner["thieves"] = sorted([*owner["thieves"], thief["number"]])

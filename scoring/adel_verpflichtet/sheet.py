@@ -1,6 +1,6 @@
 """Adel Verpflichtet's three calculators: auction, castle and final (SCORESHEETS.md)."""
 
-from scoring.adel_verpflichtet import cards, castle, ending
+from scoring.adel_verpflichtet import cards, castle, ending, places
 from scoring.common import only_known_fields
 from scoring.errors import N_, InvalidSheet
 
@@ -128,6 +128,32 @@ def _cards(value: object, field: str) -> list[dict]:
     return [cards.read_card(card, f"{field}[{i}]", InvalidSheet) for i, card in enumerate(value)]
 
 
+#: The refusal of one card entered in two places of a sheet (RULES.md §4: one physical card).
+SHEET_TWICE = {
+    "exhibitions": N_(
+        "{field}: {card} is already in {name}'s exhibition; each card is one physical card."
+    ),
+    "hands": N_("{field}: {card} is already in {name}'s hand; each card is one physical card."),
+}
+
+
+def _each_card_once(by_name: dict[str, list[dict]], field: str) -> list[dict]:
+    """Refuse a card on the sheet twice (in two players' cards or twice in one's); the year
+    clashes of the cards entered, for the warning (RULES.md §4)."""
+    seen: dict[tuple, str] = {}
+    for name, entered in by_name.items():
+        for index, card in enumerate(entered):
+            first = seen.setdefault(places.key(card), name)
+            if first != name or entered.index(card) != index:
+                raise InvalidSheet(
+                    SHEET_TWICE[field],
+                    field=f"{field}.{name}[{index}]",
+                    card=cards.label(card),
+                    name=first,
+                )
+    return places.year_clashes([card for entered in by_name.values() for card in entered])
+
+
 def _positions(value: object, names: list[str]) -> dict[str, int]:
     """Every player's track space."""
     positions = _mapping(value, "positions")
@@ -156,6 +182,7 @@ def _castle(sheet: dict) -> dict:
         _number(number, f"thieves.{name}", 1)
     detectives = _names(sheet.get("detectives", []), "detectives", names)
     _one_role({"exhibitions": list(shows), "thieves": list(thieves), "detectives": detectives})
+    clashes = _each_card_once(shows, "exhibitions")
     jail = _jail(sheet.get("jail", []), names, thieves)
     valid = {name: cards.is_exhibition(shows[name]) for name in shows}
     fraction = _sheet_fraction(sheet.get("fraction"), bool(shows))
@@ -175,6 +202,7 @@ def _castle(sheet: dict) -> dict:
         "positions": {name: positions[name] + gained[name] for name in names},
         "jail": jail_after,
         "released": released,
+        "clashes": clashes,
     }
 
 
@@ -231,7 +259,9 @@ def _final(sheet: dict) -> dict:
     hands = _mapping(sheet.get("hands", {}), "hands")
     for name in hands:
         _name(name, "hands", names)
-    shows = [cards.best_from_hand(_cards(hands.get(name, []), f"hands.{name}")) for name in names]
+    held = {name: _cards(hands.get(name, []), f"hands.{name}") for name in names}
+    clashes = _each_card_once(held, "hands")
+    shows = [cards.best_from_hand(held[name]) for name in names]
     best, second = cards.best_two({seat: s for seat, s in enumerate(shows) if s})
     advance = [0] * len(names)
     if best is not None:
@@ -255,4 +285,5 @@ def _final(sheet: dict) -> dict:
         "kind": "final",
         "players": rows,
         "winners": [row["name"] for row in rows if row["rank"] == 1],
+        "clashes": clashes,
     }

@@ -1,8 +1,9 @@
-"""Adel Verpflichtet setup: players, board values, dealt hands, the piles' tops (RULES.md §4)."""
+"""Adel Verpflichtet setup: players, board values, the piles' tops and, when the table tracks
+every hand, the dealt hands (RULES.md §4)."""
 
 from collections.abc import Callable
 
-from scoring.adel_verpflichtet import cards
+from scoring.adel_verpflichtet import cards, places
 from scoring.common import only_known_fields, player_names
 from scoring.errors import N_, InvalidSetup, RuleError, raise_all
 from scoring.names import check_text
@@ -43,15 +44,21 @@ PROFILE_CHAR = N_("profile: the name {text} contains {char}.")
 
 
 def new_table(setup: object) -> dict:
-    """The state of a fresh table: hands dealt, piles' tops up, everyone at the start."""
+    """The state of a fresh table: hands dealt, piles' tops up, everyone at the start.
+
+    Without `hands` the hands stay with the players (the default at the table): each player
+    holds 4 cards the app has not seen, and it learns a card when the table reveals it.
+    """
     if not isinstance(setup, dict):
         raise InvalidSetup(N_("The table setup must be an object with a list of players."))
     only_known_fields(setup, SETUP_KEYS)
     read = _checked_setup(setup)
-    names, checks, thieves, hands = read["names"], read["checks"], read["thieves"], read["hands"]
+    names, checks, thieves = read["names"], read["checks"], read["thieves"]
+    tracked = read.get("hands") is not None
+    hands = read["hands"] if tracked else [[] for _ in names]
     rest = cards.TOTAL_CARDS - cards.HAND * len(names)
     sizes = [(rest + 1) // 2, rest // 2]
-    return {
+    state = {
         "game": cards.GAME,
         "players": [
             {
@@ -60,11 +67,13 @@ def new_table(setup: object) -> dict:
                 "checks": sorted(checks[seat]),
                 "thieves": sorted(thieves[seat]),
                 "hand": hands[seat],
+                "unseen": 0 if tracked else cards.HAND,
                 "gained": {"exhibitions": 0, "detectives": 0, "final": 0},
             }
             for seat, name in enumerate(names)
         ],
         "variant": read["variant"],
+        "tracked": tracked,
         "profile": read["profile"],
         "banquet": read["banquet"],
         "fractions": read["fractions"],
@@ -83,6 +92,8 @@ def new_table(setup: object) -> dict:
         "final": None,
         "ranks": None,
     }
+    state["clashes"] = places.new_clashes(None, state)
+    return state
 
 
 def _checked_setup(setup: dict) -> dict:
@@ -109,11 +120,14 @@ def _checked_setup(setup: dict) -> dict:
         take(
             "thieves", lambda: _per_seat(setup.get("thieves"), count, cards.THIEVES_EACH, "thieves")
         )
-        take("hands", lambda: _hands(setup.get("hands"), count))
+        if setup.get("hands") is not None:
+            take("hands", lambda: _hands(setup["hands"], count))
     take("profile", lambda: _profile(setup.get("profile", DEFAULT_PROFILE)))
     if "banquet" in read:
         take("fractions", lambda: _fractions(setup.get("fractions"), read["banquet"]))
     take("tops", lambda: _tops(setup.get("tops")))
+    if not refusals:
+        take("dealt", lambda: _each_card_once(read.get("hands") or [], read["tops"]))
     raise_all(refusals)
     return read
 
@@ -188,6 +202,8 @@ def read_fraction(entry: object, space: int, error=InvalidSetup) -> list | None:
     return list(entry)
 
 
+#: Refusal of a tracked hand without its 4 cards.
+HAND_COUNT = N_("Cards of player {seat}: enter the {each} cards dealt.")
 #: Refusals of a card entered at setup, in the words of the form.
 DEALT_CARD = N_("Card {number} of player {seat}: tap a letter A to F and enter its year.")
 TOP_CARD = N_("Top card of pile {pile}: tap a letter A to F and enter its year.")
@@ -256,11 +272,7 @@ def _hands(value: object, count: int) -> list[list[dict]]:
 def _hand(seat: int, hand: object) -> list[dict]:
     """The cards dealt to one seat; every card's refusal at once."""
     if not isinstance(hand, list) or len(hand) != cards.HAND:
-        raise InvalidSetup(
-            N_("Cards of player {seat}: enter the {each} cards dealt."),
-            seat=seat + 1,
-            each=cards.HAND,
-        )
+        raise InvalidSetup(HAND_COUNT, seat=seat + 1, each=cards.HAND)
     return _each(
         lambda index, card: cards.read_card(
             card,
@@ -272,6 +284,40 @@ def _hand(seat: int, hand: object) -> list[dict]:
         ),
         hand,
     )
+
+
+#: Refusals of a card entered in two places at setup (RULES.md §4: each card is one card).
+DEALT_TWICE = N_("Card {number} of player {seat}: {card} is already dealt to player {first}.")
+TOP_DEALT = N_("Top card of pile {pile}: {card} is already dealt to player {first}.")
+TOPS_SAME = N_("Top card of pile 2: {card} is already the top card of pile 1.")
+
+
+def _each_card_once(hands: list[list[dict]], tops: list[dict]) -> None:
+    """Refuse a card dealt twice, or dealt and on top of a pile; every such entry at once."""
+    dealt: dict[tuple, int] = {}
+    refusals = []
+    for seat, hand in enumerate(hands):
+        for index, card in enumerate(hand):
+            first = dealt.setdefault(places.key(card), seat)
+            if first != seat or hand.index(card) != index:
+                refusals.append(
+                    InvalidSetup(
+                        DEALT_TWICE,
+                        number=index + 1,
+                        seat=seat + 1,
+                        card=cards.label(card),
+                        first=first + 1,
+                    )
+                )
+    for pile, top in enumerate(tops):
+        if places.key(top) in dealt:
+            first = dealt[places.key(top)] + 1
+            refusals.append(
+                InvalidSetup(TOP_DEALT, pile=pile + 1, card=cards.label(top), first=first)
+            )
+    if tops[0] == tops[1]:
+        refusals.append(InvalidSetup(TOPS_SAME, card=cards.label(tops[1])))
+    raise_all(refusals)
 
 
 def _tops(tops: object) -> list[dict]:

@@ -1,6 +1,6 @@
 """A turn's secret choices: locations, then action cards, each revealed together (RULES.md §4)."""
 
-from scoring.adel_verpflichtet import cards, resolve
+from scoring.adel_verpflichtet import cards, places, resolve
 from scoring.adel_verpflichtet.table import CONFLICT
 from scoring.errors import N_, IllegalMove, collect, raise_all
 
@@ -18,8 +18,16 @@ def allowed_cards(state: dict, seat: int, place: str) -> list[dict]:
         checks = [{"card": cards.CHECK, "value": value} for value in player["checks"]]
         found = checks + thieves
         return found or [{"card": cards.NOTHING}]
-    exhibit = [{"card": cards.EXHIBIT}] if cards.best_from_hand(player["hand"]) else []
+    exhibit = [{"card": cards.EXHIBIT}] if can_exhibit(state, player) else []
     return exhibit + thieves + [{"card": cards.DETECTIVE}]
+
+
+def can_exhibit(state: dict, player: dict) -> bool:
+    """Whether a player may play "exhibit": a valid exhibition in their tracked hand, or (hands
+    left to the players) at least 3 cards in hand, as the app cannot see which."""
+    if state.get("tracked", True):
+        return bool(cards.best_from_hand(player["hand"]))
+    return places.held(player) >= cards.MIN_EXHIBITION
 
 
 def read_places(state: dict, places: object) -> list[str]:
@@ -96,6 +104,8 @@ def _refusal(state: dict, seat: int, place: str, action: object) -> str:
             "{name} does not have that thief at hand (in prison or not theirs); free: {thieves}."
         )
     if kind == cards.EXHIBIT and place == cards.CASTLE:
+        if not state.get("tracked", True):
+            return N_("{name} holds fewer than 3 cards: an exhibition needs 3 or more.")
         return N_("{name} holds no valid exhibition (3 or more cards of consecutive letters).")
     if kind == cards.NOTHING:
         return N_("{name} still has an action card to play.")

@@ -62,13 +62,22 @@ def split(dealt: list[dict], count: int) -> list[list[dict]]:
 
 
 class Table:
-    """A live table: the state, its moves, and the cards still hidden in the piles."""
+    """A live table: the state, its moves, the cards still hidden in the piles and, when the
+    app does not track the hands, the cards each player holds that the app has not seen."""
 
-    def __init__(self, values: dict, piles: list[list[dict]]) -> None:
+    def __init__(self, values: dict, piles: list[list[dict]], dealt: list | None = None) -> None:
         self.setup = values
         self.state = adel.new_table(values)
         self.moves: list[dict] = []
         self.hidden = [list(pile[1:]) for pile in piles]
+        self.unseen = [list(hand) for hand in dealt] if dealt else [[] for _ in values["players"]]
+
+    def hands(self) -> list[list[dict]]:
+        """What each player really holds: the cards the app has seen and the ones it has not."""
+        return [
+            player["hand"] + unseen
+            for player, unseen in zip(self.state["players"], self.unseen, strict=True)
+        ]
 
     def play(self, move: dict) -> dict:
         """Apply `move` (filling in the next top card of a bought pile) and keep it."""
@@ -78,11 +87,23 @@ class Table:
         self.state = adel.apply(self.state, move)
         if move["type"] == "buy":
             self.hidden[move["pile"]] = self.hidden[move["pile"]][1:]
+        shows = self.state["shows"] or [None] * len(self.unseen)
+        for seat, player in enumerate(self.state["players"]):  # shown cards are seen from now on
+            seen = player["hand"] + (shows[seat] or [])
+            self.unseen[seat] = [card for card in self.unseen[seat] if card not in seen]
+            assert len(self.unseen[seat]) == player.get("unseen", 0), "a card count went wrong"
         self.moves.append(move)
         return self.state
 
 
 def table(count: int = 3, variant: str | None = None, **changes) -> Table:
-    """A fresh table from `setup`."""
+    """A fresh table from `setup` (the app tracks every hand)."""
     values = setup(count, variant, **changes)
     return Table(values, split(deck(), count))
+
+
+def untracked(count: int = 3, variant: str | None = None, **changes) -> Table:
+    """A fresh table from `setup` whose hands stay with the players (no hands entered)."""
+    values = setup(count, variant, **changes)
+    dealt = values.pop("hands")
+    return Table(values, split(deck(), count), dealt)

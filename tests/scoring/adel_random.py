@@ -3,14 +3,16 @@
 import random
 
 from scoring import adel_verpflichtet as adel
-from scoring.adel_verpflichtet import cards
+from scoring.adel_verpflichtet import cards, places
 from tests.scoring.adel_play import NAMES, Table, deck, split
 
 #: Chance that a track space's fraction is left for the table to enter during play.
 BLANK_FRACTION = 0.15
 
 
-def random_setup(count: int, rng: random.Random, variant: str | None = None) -> tuple[dict, list]:
+def random_setup(
+    count: int, rng: random.Random, variant: str | None = None, tracked: bool = True
+) -> tuple[dict, list]:
     """A setup with random board values and a shuffled deal, and the two hidden piles."""
     dealt = deck(rng)
     banquet = rng.randint(8, 30)
@@ -30,6 +32,8 @@ def random_setup(count: int, rng: random.Random, variant: str | None = None) -> 
     }
     if variant is not None:
         values["variant"] = variant
+    if not tracked:
+        values["dealt"] = values.pop("hands")  # the players' own: not entered (take it out)
     return values, piles
 
 
@@ -51,11 +55,15 @@ def random_exhibition(hand: list[dict], rng: random.Random) -> list[dict]:
     return best
 
 
-def random_move(state: dict, rng: random.Random) -> dict:
-    """A legal move chosen the way a table might play it."""
+def random_move(state: dict, rng: random.Random, hands: list | None = None) -> dict:
+    """A legal move chosen the way a table might play it; `hands` is what each player really
+    holds (default: the tracked hands of the state)."""
     options = adel.actions(state)
     phase = options["phase"]
     count = len(state["players"])
+    hands = hands if hands is not None else [player["hand"] for player in state["players"]]
+    if phase in ("action", "choose"):
+        options["cards"] = _playable(options["cards"], hands)
     if phase == "location":
         return {"type": "locations", "places": [rng.choice(cards.PLACES) for _ in range(count)]}
     if phase == "action":
@@ -70,9 +78,7 @@ def random_move(state: dict, rng: random.Random) -> dict:
         return {"type": "buy", "pile": rng.choice(options["piles"])}
     if phase == "exhibit":
         shows = [
-            random_exhibition(state["players"][s]["hand"], rng)
-            if s in options["exhibitors"]
-            else None
+            random_exhibition(hands[s], rng) if s in options["exhibitors"] else None
             for s in range(count)
         ]
         move = {"type": "exhibitions", "shows": shows}
@@ -85,9 +91,27 @@ def random_move(state: dict, rng: random.Random) -> dict:
     if phase == "review":
         return {"type": "next"}
     if phase == "final":
-        shows = [shown if rng.random() < 0.9 else [] for shown in options["proposals"]]
+        proposals = [cards.best_from_hand(hand) for hand in hands]
+        shows = [shown if rng.random() < 0.9 else [] for shown in proposals]
         return {"type": "final", "shows": shows}
     raise AssertionError(f"no move in phase {phase}")
+
+
+def _playable(found: list, hands: list) -> list:
+    """The action cards each seat may play, less "exhibit" where the real hand holds no valid
+    exhibition (the app cannot see it when the hands are the players')."""
+
+    def keep(actions: list, hand: list) -> list:
+        if cards.best_from_hand(hand):
+            return actions
+        return [action for action in actions if action["card"] != cards.EXHIBIT]
+
+    return [
+        {place: keep(by_place, hand) for place, by_place in seat.items()}
+        if isinstance(seat, dict)
+        else keep(seat, hand)
+        for seat, hand in zip(found, hands, strict=True)
+    ]
 
 
 def random_junk_move(state: dict, rng: random.Random) -> dict:
@@ -115,12 +139,27 @@ def random_junk_move(state: dict, rng: random.Random) -> dict:
     }
 
 
-def play(count: int, rng: random.Random, variant: str | None = None, junk=None) -> Table:
+def play(
+    count: int, rng: random.Random, variant: str | None = None, junk=None, tracked: bool = True
+) -> Table:
     """A complete random game (`junk(state)` is called before every move when given)."""
-    values, piles = random_setup(count, rng, variant)
-    table = Table(values, piles)
+    values, piles = random_setup(count, rng, variant, tracked)
+    dealt = values.pop("dealt", None)
+    table = Table(values, piles, dealt)
     while table.state["phase"] != "game_over":
         if junk is not None:
             junk(table)
-        table.play(random_move(table.state, rng))
+        table.play(random_move(table.state, rng, table.hands()))
     return table
+
+
+def real_hands(state: dict, dealt: list[list[dict]]) -> list[list[dict]]:
+    """What each player holds: the cards the app has seen in the hand and, when the hands are
+    the players', the dealt cards it has not seen yet (not in the hand, not on the table)."""
+    if state.get("tracked", True):
+        return [player["hand"] for player in state["players"]]
+    seen = places.seen_places(state)
+    return [
+        player["hand"] + [card for card in hand if places.key(card) not in seen]
+        for hand, player in zip(dealt, state["players"], strict=True)
+    ]

@@ -318,7 +318,7 @@ def test_exhibition_card_the_player_does_not_hold_is_refused():
     go(t, [C, A, A, A], [EXH, chk(21), chk(31), chk(41)])
     t.play({"type": "buy", "pile": 0})
     move = {"type": "exhibitions", "shows": [hand("A 1600", "B 1700", "C 1700"), None, None, None]}
-    refused(t.state, move, "Ann does not hold all of those cards")
+    refused(t.state, move, "Ann does not hold C 1700")
 
 
 def test_exhibition_missing_fraction_of_the_leaders_space_is_asked_then_stored():

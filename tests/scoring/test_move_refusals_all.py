@@ -261,8 +261,17 @@ def test_rules_4_final_exhibitions_name_every_player_whose_exhibition_is_wrong()
     stranger = {"letter": "A", "year": 1499}
     shows = [[stranger], [], "B 1720"]
     refusals = every_refusal(adel, state, {"type": "final", "shows": shows})
-    assert [text.split(" ")[0] for text in sentences(refusals)] == ["Ann", "Enter"]
+    assert [text.split(" ")[0] for text in sentences(refusals)] == ["Ann's", "Enter"]
     assert "Cid" in sentences(refusals)[1]
+    # Valid in shape, each exhibition is then checked against the hands: every wrong one named.
+    ann, bob = state["players"][0]["hand"], state["players"][1]["hand"]
+    stranger_run = [stranger, {"letter": "B", "year": 1498}, {"letter": "C", "year": 1497}]
+    shows = [stranger_run, [bob[2], bob[3], ann[2]], []]
+    refusals = every_refusal(adel, state, {"type": "final", "shows": shows})
+    assert sentences(refusals) == [
+        "Ann does not hold A 1499: it has not been dealt to or bought by Ann.",
+        "C 1514 is already in Ann's hand: each card is one physical card, in one place.",
+    ]
 
 
 # -- Cech zlodějů (RULES.md §3) ----------------------------------------------------------------

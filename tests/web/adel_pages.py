@@ -13,17 +13,23 @@ def card_fields(prefix: str, card: dict) -> dict:
     return {f"{prefix}.letter": card["letter"], f"{prefix}.new": str(card["year"])}
 
 
-def setup_form(names=NAMES, banquet: int = 12, profile: str = "Home board") -> dict:
-    """The new-table form filled in from the unshuffled test deck."""
+def setup_form(
+    names=NAMES, banquet: int = 12, profile: str = "Home board", track: bool = True
+) -> dict:
+    """The new-table form filled in from the unshuffled test deck; `track`: the table tracks
+    every hand (the dealt cards are entered), else only the pile tops are."""
     dealt = deck()
     piles = split(dealt, len(names))
     data: dict = {"player": list(names), "profile": profile, "banquet": str(banquet)}
+    if track:
+        data["track"] = "1"
     for space, (top, bottom) in enumerate(fractions(banquet)):
         data[f"top{space}"], data[f"bottom{space}"] = str(top), str(bottom)
     for seat in range(len(names)):
         for index in range(4):
             data[f"p{seat}.check{index}"] = str(10 * (seat + 1) + index + 1)
-            data.update(card_fields(f"p{seat}.card{index}", dealt[4 * seat + index]))
+            if track:
+                data.update(card_fields(f"p{seat}.card{index}", dealt[4 * seat + index]))
         for index in range(2):
             data[f"p{seat}.thief{index}"] = str(2 * seat + index + 1)
     for pile in range(2):

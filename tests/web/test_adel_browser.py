@@ -1,4 +1,5 @@
-"""A whole 3-player Adel Verpflichtet game by tapping in headless Chromium, reveals on the panel.
+"""A whole 3-player Adel Verpflichtet game by tapping in headless Chromium, reveals on the panel,
+with every hand tracked (the setup option that proposes the final exhibition).
 
 The script (unshuffled test deck, banquet at space 5, every fraction 2/1):
 turn 1 Ann and Cid exhibit, Bob buys; turn 2 Bob's thief steals from Ann and Cid's detective
@@ -8,6 +9,7 @@ catches it; turn 3 everyone exhibits and Cid and Ann reach the banquet; final ex
 import pytest
 
 from scoring import adel_verpflichtet as adel
+from scoring.adel_verpflichtet import cards
 from tests.live import check_tablet_fit, screenshot
 from tests.scoring.adel_play import deck, split
 
@@ -91,6 +93,7 @@ def fill_setup(tablet: Tablet, base: str) -> None:
     for space in range(BANQUET):
         page.fill(f"[data-testid=top{space}]", "2")
         page.fill(f"[data-testid=bottom{space}]", "1")
+    page.click(".chip:has([data-testid=track-hands])")
     for seat in range(len(NAMES)):
         for index in range(4):
             page.fill(f"[data-testid=p{seat}-check{index}]", str(10 * (seat + 1) + index + 1))
@@ -109,6 +112,17 @@ def enter_card(page, prefix: str, card: dict) -> None:
         page.click(f".chip:has([data-testid='{prefix}-year-{card['letter']}{card['year']}'])")
     else:
         page.fill(f"[data-testid='{prefix}-new']", str(card["year"]))
+
+
+def exhibit(tablet: Tablet, base: str) -> None:
+    """Each exhibitor's best exhibition as it is turned over: a letter and a year tap per card
+    (nothing is pre-ticked at the castle: the shared screen shows no hand), then Enter."""
+    state = tablet.state(base)
+    for seat in adel.actions(state)["exhibitors"]:
+        for card in cards.best_from_hand(state["players"][seat]["hand"]):
+            tablet.chip(f"show{seat}-letter-{card['letter']}")
+            tablet.chip(f"show{seat}-{card['letter']}{card['year']}")
+    tablet.submit("[data-testid=exhibit-submit]")
 
 
 def turn(tablet: Tablet, places: list[str], actions: list[str], first: bool) -> None:
@@ -150,14 +164,14 @@ def play_game(tablet: Tablet, base: str) -> int:
     tablet.shot("buy")
     tablet.submit("[data-testid=buy-submit]")
     tablet.shot("exhibit")
-    tablet.submit("[data-testid=exhibit-submit]")
+    exhibit(tablet, base)
     tablet.shot("review")
     assert "is the best" in page.inner_text("[data-testid=steps]")
     tablet.submit("[data-testid=next-submit]")
     typical = tablet.taps
     # Turn 2: Bob's thief 3 steals Ann's D; Cid's detective catches it (rank 2: 2 forward).
     turn(tablet, ["castle"] * 3, ["exhibit", "thief:3", "detective"], False)
-    tablet.submit("[data-testid=exhibit-submit]")
+    exhibit(tablet, base)
     tablet.chip("steal0-D1521")
     tablet.shot("steal")
     tablet.submit("[data-testid=steal-submit]")
@@ -166,7 +180,7 @@ def play_game(tablet: Tablet, base: str) -> int:
     tablet.submit("[data-testid=next-submit]")
     # Turn 3: everyone exhibits; Cid (C D E F) best +2, Ann (A B C) second +1: both at 5.
     turn(tablet, ["castle"] * 3, ["exhibit"] * 3, False)
-    tablet.submit("[data-testid=exhibit-submit]")
+    exhibit(tablet, base)
     assert "reached the banquet table" in page.inner_text("[data-testid=steps]")
     tablet.submit("[data-testid=next-submit]")
     tablet.shot("final-entry")
@@ -198,8 +212,9 @@ def test_a_whole_three_player_game_by_tapping(live_server, browser):
     assert state["phase"] == "game_over"
     assert_ranking(page, state)
     # A typical turn: 2 x (3 seat buttons + 3 chips + Enter), the buy (pile, letter, year,
-    # Buy), the exhibitions as proposed (Enter) and Next turn.
-    assert typical == 20
+    # Buy), the two exhibitions of 4 cards as turned over (letter and year each, 16) and Enter,
+    # and Next turn.
+    assert typical == 36
     page.goto(page.url + "/results")
     assert "Cid" in page.inner_text("body")
     tablet.shot("results")

@@ -101,7 +101,8 @@ def test_a_whole_turn_through_the_panels(av):
     state = av.state()
     assert state["phase"] == "exhibit"
     page = av.page()
-    assert 'data-testid="show2-C1556"' in page and "checked" in page
+    # Cid's cards are offered as chips, none ticked: the shared screen shows no hand (§4).
+    assert 'data-testid="show2-C1556"' in page and not is_checked(page, "show2-C1556")
     av.post(
         {
             "type": "exhibitions",
@@ -252,7 +253,7 @@ def test_the_move_log_describes_each_move_and_undo_goes_back_a_step(client, av):
     log = client.get(av.url + "/history").get_data(as_text=True)
     assert "Revealed: Ann: Auction house, Bob: Castle, Cid: Castle" in log
     assert "Action cards: Ann: Check 11, Bob: Detective, Cid: Exhibit" in log
-    assert "Bought from pile 2; next on top: E 1780" in log
+    assert "Ann bought F 1703 from pile 2 with check 11; next on top: E 1780" in log
     version = av.api()["version"]
     undone = client.post("/api" + av.url + "/undo", json={"version": version})
     assert undone.status_code == 200, undone.get_data(as_text=True)

@@ -250,3 +250,136 @@ def test_a_razzia_pass_is_one_tap_without_scrolling(live_server, browser, viewpo
     state = json_request(base, "GET", f"/api/tables/{table['id']}")[1]["state"]
     assert state["auction"]["bids"][0] == {"seat": DEE, "check": None}
     page.close()
+
+
+# -- Adel Verpflichtet (issue 23 item 1) -------------------------------------------------------
+
+ADEL_NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve"]
+#: Before issue 23 a 5-player Adel setup from a remembered profile took 48 taps and 5 typed
+#: names with every card already in the catalogue (each of the 20 dealt cards two taps).
+ADEL_SETUP_BUDGET = 15
+
+
+def adel_catalogue(api: Api) -> list[dict]:
+    """Three earlier tables of the profile "Club board" that saw all 45 cards; the deck."""
+    from tests.scoring.adel_play import deck, setup
+
+    cards = deck()
+    for start in (0, 22, 23):  # 22 cards each (20 dealt, 2 tops): together all 45
+        seen = [cards[(start + i) % len(cards)] for i in range(22)]
+        hands = [seen[4 * seat : 4 * seat + 4] for seat in range(5)]
+        values = setup(5, profile="Club board", hands=hands, tops=seen[20:22])
+        api.create("adel_verpflichtet", {**values, "players": ADEL_NAMES})
+    return cards
+
+
+def card_taps(taps: Taps, prefix: str, card: dict, year_id: str = "{prefix}-year-") -> None:
+    """A revealed card: its letter chip, then its year chip from the catalogue (two taps)."""
+    letter, year = card["letter"], card["year"]
+    taps.tap(f".chip:has([data-testid='{prefix}-letter-{letter}'])")
+    chip = year_id.format(prefix=prefix)
+    taps.tap(f".chip:has([data-testid='{chip}{letter}{year}'])")
+
+
+@pytest.mark.browser
+def test_adel_a_five_player_table_from_a_remembered_profile_starts_within_15_taps(
+    live_server, browser
+):
+    """RULES.md §4: the hands stay with the players; the table enters the two face-up pile
+    tops (a letter and a year each) and seats the players remembered with the profile."""
+    base, _app = live_server
+    api = Api(base)
+    cards = adel_catalogue(api)
+    page = browser.new_page(viewport=LANDSCAPE)
+    page.goto(base + "/")
+    page.click("[data-testid=lang-en]")
+    taps = Taps(page)
+    taps.tap("[data-testid=new-table]", navigates=True)
+    taps.tap("a[data-game=adel_verpflichtet]", navigates=True)
+    names = [page.input_value(f"[data-testid=player-{seat}]") for seat in range(5)]
+    assert names == ADEL_NAMES, "the profile's last players are filled in"
+    tops = [cards[40], cards[3]]  # any two cards of the catalogue turned up this game
+    for pile, top in enumerate(tops):
+        card_taps(taps, f"top{pile}", top)
+    screenshot(page, "tap-budget-adel-setup-1024")
+    taps.tap("[data-testid=create]", navigates=True)
+    setup_taps = taps.count
+    print(
+        f"Adel 5-player setup from a remembered profile: {setup_taps} taps (before: 48 + 5 names)"
+    )
+    assert setup_taps <= ADEL_SETUP_BUDGET
+    table_id = page.url.rsplit("/", 1)[1]
+    state = json_request(base, "GET", f"/api/tables/{table_id}")[1]["state"]
+    assert state["tracked"] is False and state["profile"] == "Club board"
+    assert [pile["top"] for pile in state["piles"]] == tops
+    assert [player["unseen"] for player in state["players"]] == [4] * 5
+    # The piles, register, prison and banquet line is in view beside the decision (issue 23).
+    assert page.locator("[data-testid=board-line]").evaluate(IN_VIEW)
+    adel_plays_a_turn(page, taps, base, table_id, cards)
+    page.close()
+
+
+def adel_lock_in(page, taps: Taps) -> None:
+    """Every seat presses its button on the on-screen box panel."""
+    for seat in range(5):
+        button = f"[data-testid=seat-{seat}]"
+        page.wait_for_selector(f"{button}[data-state=armed]:not([disabled])", timeout=WAIT_MS)
+        taps.tap(button)
+        page.wait_for_selector(
+            f"{button}[data-state=locked], {button}[data-state=revealed]", timeout=WAIT_MS
+        )
+
+
+def adel_plays_a_turn(page, taps: Taps, base: str, table_id: str, cards: list[dict]) -> None:
+    """Turn 1: Ann buys, Bob and Cid exhibit (each revealed card a letter and a year tap),
+    Dee's thief steals, Eve's detective catches it."""
+    places = ["auction", "castle", "castle", "castle", "castle"]
+    actions = ["check:11", "exhibit", "exhibit", "thief:7", "detective"]
+    for step, (field, values) in enumerate((("place", places), ("act", actions))):
+        adel_lock_in(page, taps)
+        for seat, value in enumerate(values):
+            taps.tap(f".chip:has([data-testid='{field}{seat}-{value}'])")
+        taps.tap(f"[data-testid={('location', 'action')[step]}-submit]", navigates=True)
+    taps.tap("[data-testid=pile-1]")
+    card_taps(taps, "next", cards[44])
+    taps.tap("[data-testid=buy-submit]", navigates=True)
+    before = taps.count
+    shows = {1: cards[6:9], 2: [cards[12], cards[13], cards[14]]}  # A B C and A B C
+    for seat, shown in shows.items():
+        for card in shown:
+            card_taps(taps, f"show{seat}", card, "{prefix}-")
+    assert taps.count - before == 2 * 6, "each revealed card is one letter and one year tap"
+    screenshot(page, "tap-budget-adel-exhibit-1024")
+    taps.tap("[data-testid=exhibit-submit]", navigates=True)
+    state = json_request(base, "GET", f"/api/tables/{table_id}")[1]["state"]
+    assert state["phase"] == "steal" and state["shows"][1] == cards[6:9]
+    taps.tap(f".chip:has([data-testid='steal1-{cards[6]['letter']}{cards[6]['year']}'])")
+    taps.tap(f".chip:has([data-testid='steal2-{cards[12]['letter']}{cards[12]['year']}'])")
+    taps.tap("[data-testid=steal-submit]", navigates=True)
+    steps = page.inner_text("[data-testid=steps]")
+    assert "Dee's thief 7 is caught: prison cell 1." in steps
+    taps.tap("[data-testid=next-submit]", navigates=True)
+    state = json_request(base, "GET", f"/api/tables/{table_id}")[1]["state"]
+    assert state["turn"] == 2 and [p["unseen"] for p in state["players"]] == [4, 1, 1, 4, 4]
+    assert sorted(map(str, state["players"][3]["hand"])) == sorted(map(str, [cards[6], cards[12]]))
+    print(f"Adel 5-player turn (two exhibitions of 3): {taps.count} taps in all")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["en", "cs"])
+def test_adel_setup_refusals_show_on_the_first_screen(live_server, browser, lang):
+    """Issue 23: Adel's setup refusals appeared 1,200-3,200 px down with nothing on the first
+    screen. Seated without the pile tops, the list of refusals is in view at 1024x768."""
+    base, _app = live_server
+    adel_catalogue(Api(base))
+    page = browser.new_page(viewport=LANDSCAPE)
+    page.goto(base + "/")
+    page.click(f"[data-testid=lang-{lang}]")
+    page.goto(base + "/tables/new/adel_verpflichtet")
+    with page.expect_navigation():
+        page.click("[data-testid=create]")
+    box = page.locator("[data-testid=setup-refusals]")
+    assert box.evaluate(IN_VIEW), "the refusals are below the first screen"
+    assert page.locator("[data-testid=setup-refusals] li").count() == 2  # both pile tops
+    screenshot(page, f"tap-budget-adel-setup-refused-{lang}")
+    page.close()

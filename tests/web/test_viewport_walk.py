@@ -47,22 +47,27 @@ def test_klub_every_decision_is_in_view(live_server, browser):
     walk.close()
 
 
-@pytest.mark.parametrize(("count", "seed"), [(4, 28), (5, 55)])
-def test_adel_every_decision_is_in_view(live_server, browser, count, seed):
+@pytest.mark.parametrize(("count", "seed", "tracked"), [(4, 28, True), (5, 55, False)])
+def test_adel_every_decision_is_in_view(live_server, browser, count, seed, tracked):
     """Seeded games (RULES.md §4) at 4 and 5 players, banquet at space 8, to the final
-    exhibition and the ranking: secret choices locked in on the box, buys, castle, thieves."""
+    exhibition and the ranking: secret choices locked in on the box, buys, castle, thieves.
+    The 4-player table tracks every hand; the 5-player one leaves the hands to the players
+    (the default), so its exhibitions are entered card by card."""
     base, _app = live_server
     walk = Walk(base, browser, "adel_verpflichtet")
     rng = random.Random(seed)
-    values, piles = adel_random.random_setup(count, rng)
+    values, piles = adel_random.random_setup(count, rng, tracked=tracked)
+    dealt = values.pop("dealt", None) or values["hands"]
     if count == 5:
         values["players"] = LONG_NAMES[:count]
     hidden = [pile[1:] for pile in piles]
     walk.create({"game": "adel_verpflichtet", **values})
     while walk.table["state"]["phase"] != "game_over":
-        if walk.table["state"]["phase"] in ("location", "action", "choose"):
+        state = walk.table["state"]
+        if state["phase"] in ("location", "action", "choose"):
             walk.lock_in()
-        move = adel_random.random_move(walk.table["state"], rng)
+        hands = adel_random.real_hands(state, dealt)
+        move = adel_random.random_move(state, rng, hands)
         if move["type"] == "buy":  # the table turns the pile's next card face up
             pile = hidden[move["pile"]]
             move["next"], hidden[move["pile"]] = (pile[0] if pile else None), pile[1:]

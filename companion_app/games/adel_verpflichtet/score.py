@@ -6,6 +6,7 @@ from flask import render_template, request
 from werkzeug.datastructures import MultiDict
 
 from companion_app.games import sheet_paths
+from companion_app.games.adel_verpflichtet.text import clash_text
 from companion_app.games.forms import score_posted, whole_number
 from companion_app.i18n import translate_error
 from scoring.adel_verpflichtet import cards
@@ -110,6 +111,7 @@ def score_form():
         kinds=KINDS,
         roles=ROLES,
         columns=range(cards.MAX_PLAYERS),
+        clash_text=clash_text,
     )
     return page, (400 if error else 200)
 

@@ -1,8 +1,10 @@
 """Adel Verpflichtet's setup form: board values and a card catalogue remembered per profile.
 
 A board profile is the name a table gives its board values (track fractions, banquet, checks
-and thieves per seat). Nothing new is stored: the profile and the catalogue of collection
-cards are read back from earlier Adel tables' setups, states and moves.
+and thieves per seat). Nothing new is stored: the profile, its last players and the catalogue
+of collection cards are read back from earlier Adel tables' setups and states. The form asks
+only what the table turns face up (the two pile tops); the dealt hands are typed only when the
+table chooses to track every hand.
 """
 
 from flask import request
@@ -19,6 +21,10 @@ from scoring.adel_verpflichtet.table import DEFAULT_PROFILE, PLAYER_COUNT
 TRACK_ROWS = 40
 #: A card entry's fields: letter chip, year chip ("B:1720") or a new year typed.
 LETTER, YEAR, NEW_YEAR = "{prefix}.letter", "{prefix}.year", "{prefix}.new"
+#: `?profile=` value of a new board: an empty form, nothing taken from another profile.
+NEW_BOARD = ""
+#: The form field that asks the app to track every hand (then the dealt cards are typed).
+TRACK = "track"
 
 
 def previous_tables() -> list:
@@ -44,7 +50,7 @@ def catalogue(profile: str | None = None, extra: list[dict] = ()) -> dict[str, l
 
 
 def cards_of(table) -> list[dict]:
-    """Every card a table entered: no card leaves the game, so its state holds them all."""
+    """Every card a table has seen: no card leaves the game, so its state holds them all."""
     state = table.state
     found = [card for player in state.get("players", []) for card in player.get("hand", [])]
     found += [pile["top"] for pile in state.get("piles", []) if pile.get("top")]
@@ -67,14 +73,31 @@ def remembered(table) -> dict:
     for seat, values in enumerate(setup.get("thieves") or []):
         for index, value in enumerate(values):
             fields[f"p{seat}.thief{index}"] = str(value)
-    return fields
+    return fields  # tracking every hand is never carried over: by default the hands are kept
+
+
+def chosen_profile() -> str | None:
+    """The profile the form fills in: `?profile=` (empty: a new board), else the latest one.
+
+    A new board starts empty, so no value of another profile is carried over unseen.
+    """
+    known = profiles()
+    asked = request.args.get("profile")
+    if asked is not None:
+        return asked if asked in known else None
+    return next(iter(known), None)
+
+
+def setup_names() -> list[str]:
+    """The players of the chosen profile's last table, in seat order (the same group again)."""
+    table = profiles().get(chosen_profile())
+    return [player["name"] for player in table.state["players"]] if table else []
 
 
 def setup_context() -> dict:
-    """The remembered profile (`?profile=` or the latest) and its catalogue for the form."""
+    """The remembered profile and its catalogue for the form."""
     known = profiles()
-    asked = request.args.get("profile")
-    chosen = asked if asked in known else next(iter(known), None)
+    chosen = chosen_profile()
     return {
         "adel_profiles": list(known),
         "adel_profile": chosen,
@@ -92,7 +115,7 @@ def read_card(form: MultiDict, prefix: str) -> dict | None | str:
     new = form.get(NEW_YEAR.format(prefix=prefix), "").strip()
     chip = form.get(YEAR.format(prefix=prefix), "")
     year = whole_number(new) if new else None
-    if year is None and chip.startswith(f"{letter}:"):
+    if year is None and letter and chip.startswith(f"{letter}:"):
         year = whole_number(chip.split(":", 1)[1])
     if not letter and year is None:
         return None
@@ -105,7 +128,7 @@ def _numbers(form: MultiDict, names: list[str]) -> list:
 
 
 def parse_setup(form: MultiDict) -> dict:
-    """Players, variant, profile, board values, dealt hands and pile tops from the form."""
+    """Players, variant, profile, board values, pile tops and (tracked) hands from the form."""
     typed = form.getlist("player")
     seats = [seat for seat, name in enumerate(typed) if name.strip()]
     banquet = whole_number(form.get("banquet", "").strip())
@@ -117,9 +140,10 @@ def parse_setup(form: MultiDict) -> dict:
         "fractions": [_fraction(form, space) for space in range(rows)],
         "checks": [_numbers(form, [f"p{s}.check{i}" for i in range(4)]) for s in seats],
         "thieves": [_numbers(form, [f"p{s}.thief{i}" for i in range(2)]) for s in seats],
-        "hands": [[read_card(form, f"p{s}.card{i}") for i in range(4)] for s in seats],
         "tops": [read_card(form, f"top{pile}") for pile in range(2)],
     }
+    if form.get(TRACK):
+        setup["hands"] = [[read_card(form, f"p{s}.card{i}") for i in range(4)] for s in seats]
     if len(seats) == 2:
         setup["variant"] = form.get("variant") or None
     return setup
@@ -155,11 +179,17 @@ FIELD_REFUSALS = {
     rules_table.PROFILE_CHAR: "profile",
     rules_table.TOPS: "tops",
     rules_table.TOP_CARD: "tops",
+    rules_table.TOP_DEALT: "tops",
+    rules_table.TOPS_SAME: "tops",
 }
+#: Refusals of a tracked hand's cards: shown by that seat's hand, not by its board values.
+HAND_REFUSALS = {rules_table.DEALT_CARD, rules_table.DEALT_TWICE, rules_table.HAND_COUNT}
+#: The areas inside the folded board values (opened when one of them holds a refusal).
+BOARD_AREAS = ("board", "banquet", "track")
 
 
 def setup_error_area(refused) -> str:
-    """The field a refusal shows next to: the names, a board value, a seat's fieldset, the tops.
+    """The field a refusal shows next to: the names, a board value, a seat, a hand, the tops.
 
     A seat's refusal (its checks, thieves or cards) counts seats among the names entered,
     so it goes to the fieldset of that seat on the form; a value entered twice goes to the
@@ -173,7 +203,10 @@ def setup_error_area(refused) -> str:
     params = getattr(refused, "params", {})
     seat = params.get("second", params.get("seat"))
     if isinstance(seat, int):
-        return f"seat{_form_seat(seat - 1)}"
+        kind = "hand" if template in HAND_REFUSALS else "seat"
+        return f"{kind}{_form_seat(seat - 1)}"
+    if template.startswith("hands:"):
+        return "hands"
     return "board"
 
 

@@ -50,12 +50,15 @@ def step_text(step: dict, names: list[str]) -> str:
     spaces = step.get("spaces", 0)
     if kind == "bought":
         return gettext(
-            "%(name)s's check %(check)s is the highest: %(name)s buys %(card)s from pile"
-            " %(pile)s; the check goes to the register.",
+            "%(name)s's check %(check)s is the highest: %(name)s buys %(card)s from pile %(pile)s.",
             name=name,
             check=step["check"],
             card=card_text(step["card"]),
             pile=step["pile"] + 1,
+        )
+    if kind == "register":
+        return gettext(
+            "Check %(check)s goes to the auction register for good.", check=step["check"]
         )
     if kind == "nothing_to_buy":
         return gettext("Both piles are empty: nothing to buy, the checks go back.")
@@ -112,9 +115,10 @@ def step_text(step: dict, names: list[str]) -> str:
         )
     if kind == "caught":
         return gettext(
-            "%(owner)s's thief %(number)s is caught: prison cell 1.",
+            "%(owner)s's thief %(number)s is caught: prison cell %(cell)s.",
             owner=owner,
             number=step["number"],
+            cell=step.get("cell", 1),
         )
     if kind == "released":
         return gettext(
@@ -181,6 +185,16 @@ def coming_up(state: dict, names: list[str]) -> list[str]:
     return lines
 
 
+def clash_text(clash: dict) -> str:
+    """The warning of a year on two letters (RULES.md §4: accepted, but the tie-break may fail)."""
+    return gettext(
+        "Year %(year)s is on two different cards (%(letters)s): if two exhibitions tie, the"
+        " oldest object may not decide between them. Check the cards; if they are right, play on.",
+        year=clash["year"],
+        letters=", ".join(f"{letter} {clash['year']}" for letter in clash["letters"]),
+    )
+
+
 def _numbers(thieves: list[dict]) -> list[int]:
     """The numbers of some thieves."""
     return [thief["number"] for thief in thieves]
@@ -203,7 +217,17 @@ def describe(move: dict | None, names: list[str]) -> str:
         played = move.get("actions") or []
         line = ", ".join(f"{_name(names, s)}: {action_text(a)}" for s, a in enumerate(played))
         return gettext("Action cards: %(line)s", line=line)
-    if kind == "buy":
+    if kind == "buy" and isinstance(move.get("card"), dict) and "seat" in move:
+        return gettext(
+            "%(name)s bought %(bought)s from pile %(pile)s with check %(check)s;"
+            " next on top: %(card)s",
+            name=_name(names, move["seat"]),
+            bought=card_text(move["card"]),
+            pile=(move.get("pile") or 0) + 1,
+            check=move.get("check"),
+            card=card_text(move.get("next")),
+        )
+    if kind == "buy":  # a purchase stored before the move recorded who bought what
         return gettext(
             "Bought from pile %(pile)s; next on top: %(card)s",
             pile=(move.get("pile") or 0) + 1,

@@ -4,6 +4,8 @@ Nothing here decides what is legal; `scoring/adel_verpflichtet` does. These help
 form fields into moves and arrange the state for `templates/adel_verpflichtet/`.
 """
 
+import re
+
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
@@ -13,7 +15,7 @@ from companion_app.games.adel_verpflichtet import text as words
 from companion_app.games.adel_verpflichtet.setup import catalogue, read_card
 from companion_app.games.adel_verpflichtet.text import action_text, card_text, place_text, step_text
 from companion_app.games.forms import GENERAL_AREA, whole_number
-from scoring.adel_verpflichtet import cards, ending, moves, queries, resolve
+from scoring.adel_verpflichtet import cards, ending, moves, places, queries, resolve
 from scoring.adel_verpflichtet.results import results
 
 GAME = cards.GAME
@@ -56,6 +58,7 @@ PHASES = {
 AREAS = moves.PHASE_OF_MOVE
 describe = words.describe
 setup_context = setup_form.setup_context
+setup_names = setup_form.setup_names
 parse_setup = setup_form.parse_setup
 setup_error_area = setup_form.setup_error_area
 
@@ -89,11 +92,24 @@ def decode(text: str) -> dict:
 
 
 def table_cards(state: dict) -> list[dict]:
-    """Every card this table has seen: hands, exhibitions, pile tops."""
-    seen = [card for player in state["players"] for card in player["hand"]]
-    seen += [pile["top"] for pile in state["piles"] if pile["top"]]
-    seen += [card for shown in state["shows"] or [] for card in shown or []]
-    return seen
+    """Every card this table has seen: known hands, exhibitions, pile tops."""
+    return places.all_seen(state)
+
+
+def offered(state: dict, seat: int | None = None) -> dict[str, list[int]]:
+    """Letter -> years to offer as chips: the profile's catalogue less every card the table has
+    seen somewhere else (a card is in one place), so a card in a hand is never offered for a
+    pile; `seat`'s own seen cards stay offered for their exhibition."""
+    elsewhere = {key for key, place in places.seen_places(state).items() if place != {"hand": seat}}
+    known = catalogue(state["profile"], table_cards(state))
+    return {
+        letter: [year for year in years if (letter, year) not in elsewhere]
+        for letter, years in known.items()
+    }
+
+
+#: The phases that enter cards by letter and year chips.
+CARD_PHASES = ("buy", "exhibit", "final")
 
 
 def context(state: dict) -> dict:
@@ -102,24 +118,25 @@ def context(state: dict) -> dict:
     options = queries.actions(state)
     steps = [step_text(step, names) for step in state["report"]]
     final = results(state) if state["phase"] == "game_over" else None
+    entering = state["phase"] in CARD_PHASES  # the catalogue reads the store: only then
     return {
         "phase_label": phase_label(state["phase"]),
         "av": options,
         "av_steps": steps,
         "av_coming": words.coming_up(state, names),
+        "av_clashes": [words.clash_text(clash) for clash in state.get("clashes", [])],
         "av_final": final,
         "av_ranking": sorted(final["players"], key=lambda r: (r["rank"], r["seat"]))
         if final
         else [],
-        # Only the buy enters a card: the catalogue reads the store, so only then.
-        "av_catalogue": catalogue(state["profile"], table_cards(state))
-        if state["phase"] == "buy"
-        else {},
+        "av_catalogue": offered(state) if state["phase"] == "buy" else {},
+        "av_offered": [offered(state, seat) for seat in range(len(names))] if entering else [],
         "av_letters": cards.LETTERS,
         "av_places": cards.PLACES,
         "av_choose_cards": _choose_cards(options) if state["phase"] == "choose" else [],
         "av_buyer": resolve.buyer(state) if state["phase"] == "buy" else None,
         "av_ranks": [row["rank"] for row in queries.live_standings(state)],
+        "av_held": [places.held(player) for player in state["players"]],
         "encode": encode,
         "card_text": card_text,
         "cards_text": words.cards_text,
@@ -143,14 +160,15 @@ def _choose_cards(options: dict) -> list[list[dict]]:
     return found
 
 
-def _proposals(state: dict) -> list[list[dict]]:
-    """Per seat, the proposed exhibition (pre-ticked on the form); [] for others."""
-    if state["phase"] == "exhibit":
-        proposals = queries.actions(state)["proposals"]
-        return [proposals.get(seat, []) for seat in range(len(state["players"]))]
+def _proposals(state: dict) -> list[list[str]]:
+    """Per seat, the chips pre-ticked on the form: only the final exhibition of tracked hands.
+
+    At the castle nothing is pre-ticked: the shared screen would tell what a hand holds before
+    the exhibitions are turned over (RULES.md §4 "Hidden information").
+    """
     if state["phase"] == "final":
-        return ending.proposals(state)
-    return []
+        return [[chip_value(card) for card in shown] for shown in ending.proposals(state)]
+    return [[] for _ in state["players"]]
 
 
 def chip_value(card: dict) -> str:
@@ -176,6 +194,24 @@ def _seat_fields(form: MultiDict, name: str) -> list[str]:
     return found
 
 
+#: A card typed beside the chips: "B 1720", "b1720", or a bare year for the letter tapped.
+TYPED_CARD = re.compile(r"([A-Za-z]?)\s*(\d+)")
+
+
+def _shown(form: MultiDict, prefix: str) -> list:
+    """One player's exhibition: the year chips ticked, then the cards typed beside them."""
+    shown = [card_from_chip(value) for value in form.getlist(prefix)]
+    letter = form.get(f"{prefix}.letter", "")
+    typed = form.get(f"{prefix}.new", "").strip()
+    for found in TYPED_CARD.finditer(typed):
+        shown.append(
+            {"letter": found.group(1).upper() or letter, "year": whole_number(found.group(2))}
+        )
+    if typed and not TYPED_CARD.search(typed):
+        shown.append(typed)  # left for the rules to refuse as not a card
+    return shown
+
+
 def parse_move(form: MultiDict) -> dict:
     """The move a table-page form describes (fields as the rules name them)."""
     kind = form.get("type", "")
@@ -189,7 +225,7 @@ def parse_move(form: MultiDict) -> dict:
         move["next"] = read_card(form, "next")
     elif kind in ("exhibitions", "final"):
         move["shows"] = [
-            [card_from_chip(v) for v in form.getlist(f"show{seat}")] if shows == "1" else None
+            _shown(form, f"show{seat}") if shows == "1" else None
             for seat, shows in enumerate(_seat_fields(form, "shows"))
         ]
         if kind == "final":
