@@ -109,7 +109,7 @@ class Server(uvicorn.Server):
         config = uvicorn.Config(
             front,
             http=functools.partial(RoomProtocol, room=front.room),
-            timeout_keep_alive=IDLE_TIMEOUT_S,
+            timeout_keep_alive=float(front.app.config.get("ROOM_IDLE_TIMEOUT_S", IDLE_TIMEOUT_S)),
             ws="none",
             lifespan="off",
             loop="asyncio",
