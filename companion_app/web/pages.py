@@ -40,6 +40,7 @@ bp.add_url_rule("/tables/<table_id>/undo", "undo", tables.undo, methods=["POST"]
 bp.add_url_rule("/tables/<table_id>/history", "history", tables.history)
 bp.add_url_rule("/tables/<table_id>/join/<key>", "join", tables.join, methods=["GET", "POST"])
 bp.add_url_rule("/tables/<table_id>/abandon", "abandon", tables.abandon, methods=["GET", "POST"])
+bp.add_url_rule("/tables/<table_id>/restore", "restore", home.restore, methods=["POST"])
 bp.add_url_rule("/tables/<table_id>/results", "results", results.results)
 bp.add_url_rule("/tables/<table_id>/print/<paper>", "results_print", results.print_results)
 bp.add_url_rule("/tables/<table_id>/qr/<kind>.<fmt>", "results_qr", results.qr_image)
