@@ -210,6 +210,7 @@ def open_sockets(port: int, count: int, first: bytes = b"") -> list[socket.socke
 
 def answered(sock: socket.socket) -> bool:
     """True once the server wrote anything on the socket or closed it (never waits)."""
+    sock.setblocking(False)  # a socket with a timeout would wait that long for MSG_DONTWAIT
     try:
         sock.recv(1, socket.MSG_DONTWAIT | socket.MSG_PEEK)
     except BlockingIOError:
@@ -221,6 +222,7 @@ def answered(sock: socket.socket) -> bool:
 
 def closed(sock: socket.socket) -> bool:
     """True once the server closed or reset the socket (never waits)."""
+    sock.setblocking(False)
     try:
         while True:
             if not sock.recv(65536, socket.MSG_DONTWAIT):
@@ -470,7 +472,8 @@ def spam_tables(server: Server) -> dict:
     """A table in play on the box, then SPAM_TABLES tables from ATTACKER: how many were made,
     whether the box moved, and the home page's size and time before and after."""
     port = server.port
-    shown = new_table(port, OTHER)
+    new_table(port, OTHER)  # a game in play, on the box unless one already is
+    shown = json.loads(request(port, "GET", "/api/device/table", source=OTHER)[2])["table"]
     before_home = [request(port, "GET", "/", source=OTHER) for _ in range(5)]
     made = sum(
         request(
@@ -483,7 +486,7 @@ def spam_tables(server: Server) -> dict:
     after_home = [request(port, "GET", "/", source=OTHER) for _ in range(5)]
     return {
         "made": made,
-        "box_moved": followed != shown["id"],
+        "box_moved": followed != shown,
         "home_bytes": (len(before_home[-1][2]), len(after_home[-1][2])),
         "home_s": (
             statistics.median(r[3] for r in before_home),

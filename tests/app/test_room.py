@@ -75,6 +75,7 @@ def connect(port: int, source: str) -> socket.socket:
 def closed_by_server(sock: socket.socket) -> bool:
     """True once the server closed or reset the socket (reads what it may have said first;
     never waits, and works past select()'s 1,024 descriptors)."""
+    sock.setblocking(False)  # with a timeout, even MSG_DONTWAIT would wait for it
     try:
         while True:
             if not sock.recv(65536, socket.MSG_DONTWAIT):
