@@ -9,13 +9,25 @@ a line or paragraph separator, a private-use character or a noncharacter, or a l
 shows as nothing (the Hangul fillers). Unassigned code points are let through: the server's
 Unicode tables lag behind the phones' keyboards, and a new emoji is a fine name.
 
-Two names at one table are the same when they are equal after NFKC, case folding and
-dropping variation selectors, with runs of spaces counted as one: "Ann" and "ann", "Zoë"
-typed precomposed and decomposed, "Ann" and fullwidth "Ａｎｎ" are one name.
+A name made only of blanks (spaces, or characters that show as nothing such as the braille
+blank U+2800) is refused as empty, and blanks around a name are dropped. A letter carrying
+more than MAX_STACKED_MARKS combining marks is refused: no script needs more (Vietnamese
+stacks 2, pointed Hebrew with cantillation 3, Tibetan 4), and dozens of stacked accents
+("Zalgo" text) spill over the lines above and below on every screen.
+
+Two names at one table are the same when they are equal after NFKC, case folding, dropping
+variation selectors and counting any run of blanks as one space, and then have the same
+confusable skeleton (Unicode Technical Standard #39, `scoring/confusables.py`): "Ann" and
+"ann", "Zoë" typed precomposed and decomposed, "Ann" and fullwidth "Ａｎｎ", Latin "Ann",
+Cyrillic "Аnn" and Greek "Αnn", "Ann" and "Ann" followed by a braille blank are one name.
+Case is folded before the skeleton, as UTS #39 does for case-insensitive comparison, so a
+capital I and a small l stay different letters ("Il" is not "ll"), as i and l are.
 """
 
+import re
 import unicodedata
 
+from scoring.confusables import skeleton
 from scoring.errors import N_, InvalidSetup, InvalidSheet, RuleError
 
 #: Longest name in characters (after NFC); longer ones break the table layouts and printouts.
@@ -40,6 +52,13 @@ _VARIATION_SELECTORS = frozenset(
     + [chr(code) for code in range(0x180B, 0x1810)]
     + [chr(code) for code in range(0xE0100, 0xE01F0)]
 )
+#: Symbols that show as an empty space (not White_Space, so str.strip keeps them): counted
+#: as blanks, dropped around a name, and a name of nothing else is empty.
+_BLANK_SYMBOLS = "\u2800"
+_AROUND = re.compile(f"^[\\s{_BLANK_SYMBOLS}]+|[\\s{_BLANK_SYMBOLS}]+$")
+#: Most combining marks one letter may carry (Tibetan stacks 4; Zalgo text dozens).
+MAX_STACKED_MARKS = 4
+_MARK_CATEGORIES = frozenset({"Mn", "Me"})
 #: Noncharacters: U+FDD0..U+FDEF and the last two code points of every plane.
 _NONCHARACTER_BLOCK = range(0xFDD0, 0xFDF0)
 _PLANE_END = 0xFFFE
@@ -62,9 +81,13 @@ SEAT_MESSAGES = {
 }
 SEAT_SAME = N_(
     "Players {first} and {second} have the same name ({name} and {other}); names must differ"
-    " in more than capitals, spaces or hidden characters."
+    " in more than capitals, spaces, hidden characters or look-alike letters."
 )
 SEAT_EMPTY = N_("Every player needs a name.")
+SEAT_STACKED = N_(
+    "The name of player {seat}, {name}, stacks {count} accents on one letter; at most {limit}"
+    " are allowed."
+)
 SEAT_TOO_LONG = N_("The name {name} is longer than {limit} characters.")
 NOT_A_LIST = N_("players must be a list of names.")
 
@@ -84,9 +107,13 @@ SHEET_MESSAGES = {
 }
 SHEET_SAME = N_(
     "{field}: {name} is already the name of {other_field} ({other}); two players cannot have"
-    " the same name, not even with other capitals, spaces or hidden characters."
+    " the same name, not even with other capitals, spaces, hidden characters or look-alike"
+    " letters."
 )
 SHEET_EMPTY = N_("{field}: a player name must be a non-empty text, not {name}.")
+SHEET_STACKED = N_(
+    "{field}: the name {name} stacks {count} accents on one letter; at most {limit} are allowed."
+)
 SHEET_TOO_LONG = N_("{field}: the name {name} is longer than {limit} characters.")
 
 
@@ -110,15 +137,30 @@ def _is_noncharacter(char: str) -> bool:
 
 
 def clean(text: str) -> str:
-    """Surrounding whitespace stripped and NFC (call only on text with no refused character)."""
-    return unicodedata.normalize("NFC", text.strip()).strip()
+    """Surrounding blanks stripped and NFC (call only on text with no refused character)."""
+    return _AROUND.sub("", unicodedata.normalize("NFC", _AROUND.sub("", text)))
+
+
+def _single_spaces(text: str) -> str:
+    """Every run of blanks as one space, none at the ends."""
+    return " ".join(text.translate({ord(blank): " " for blank in _BLANK_SYMBOLS}).split())
 
 
 def same_name_key(name: str) -> str:
-    """What two names are compared by: NFKC, case folded, no variation selectors, single spaces."""
+    """What two names are compared by: NFKC, case folded, no variation selectors, single
+    spaces for any blanks, then the confusable skeleton (UTS #39)."""
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
     visible = "".join(char for char in folded if char not in _VARIATION_SELECTORS)
-    return " ".join(visible.split())
+    return _single_spaces(skeleton(_single_spaces(visible)))
+
+
+def stacked_marks(text: str) -> int:
+    """The most combining marks on one letter of `text` (after canonical decomposition)."""
+    most = run = 0
+    for char in unicodedata.normalize("NFD", text):
+        run = run + 1 if unicodedata.category(char) in _MARK_CATEGORIES else 0
+        most = max(most, run)
+    return most
 
 
 def char_label(char: str) -> str:
@@ -155,6 +197,11 @@ def seat_names(names: object, low: int, high: int, wrong_count: str) -> list[str
         name = clean(name)
         if not same_name_key(name):
             raise InvalidSetup(SEAT_EMPTY)
+        stacked = stacked_marks(name)
+        if stacked > MAX_STACKED_MARKS:
+            raise InvalidSetup(
+                SEAT_STACKED, seat=seat, name=shown(name), count=stacked, limit=MAX_STACKED_MARKS
+            )
         if len(name) > MAX_NAME_LENGTH:
             raise InvalidSetup(
                 SEAT_TOO_LONG, name=name[:MAX_NAME_LENGTH] + "...", limit=MAX_NAME_LENGTH
@@ -190,6 +237,11 @@ def sheet_names(names: list, fields: list[str]) -> list[str]:
         name = clean(name)
         if not same_name_key(name):
             raise InvalidSheet(SHEET_EMPTY, field=field, name=shown(name))
+        stacked = stacked_marks(name)
+        if stacked > MAX_STACKED_MARKS:
+            raise InvalidSheet(
+                SHEET_STACKED, field=field, name=shown(name), count=stacked, limit=MAX_STACKED_MARKS
+            )
         if len(name) > MAX_NAME_LENGTH:
             raise InvalidSheet(SHEET_TOO_LONG, field=field, name=shown(name), limit=MAX_NAME_LENGTH)
         cleaned.append(name)

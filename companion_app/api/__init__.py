@@ -13,6 +13,7 @@ POLICIES = {
     "api.create_table": rights.OPEN,  # its creator becomes the host
     "api.post_score": rights.OPEN,  # the calculator stores nothing
     "api.abandon_table": rights.HOST_ONLY,
+    "api.restore_table": rights.HOST_ONLY,
     "api_device.press_reveal": rights.BOX_OR_EDIT,
     "api_device.put_device_status": rights.BOX,
     "api_device.put_followed": rights.IN_VIEW,  # rights on the table it points the box at

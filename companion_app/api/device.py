@@ -15,7 +15,7 @@ from companion_app.device import feed as device_feed
 from companion_app.device.status import REMOTE_TTL_S, get_status
 from companion_app.server import rights
 from companion_app.server.errors import ApiError
-from companion_app.store import get_store, reveals
+from companion_app.store import reveals
 from companion_app.store.changes import MAX_ETAG, long_poll, notify_app, wait_for_change
 from scoring.reveal import StaleReveal
 
@@ -113,15 +113,14 @@ def put_followed() -> dict:
 
 
 def _require_follow_rights(table_id: str | None) -> None:
-    """Pointing the box takes edit rights on the table it goes to and on a game in play that
-    someone chose for it (so one table cannot take the box from another mid-game)."""
+    """Pointing the box takes edit rights on the table it goes to and on the game in play it
+    shows now, pointed at or not (the box belongs to its table: a stranger's new table, whose
+    host the stranger is, cannot take it from a game in play)."""
     if table_id is not None:
         rights.require_edit(table_id)
-    leaving = device_feed.followed_table()
-    if leaving["chosen"] and leaving["table"] != table_id:
-        left = get_store().get(leaving["table"])
-        if not (left.finished or left.abandoned):
-            rights.require_edit(left.id)
+    leaving = device_feed.followed_table()["table"]
+    if leaving is not None and leaving != table_id and device_feed.in_play(leaving):
+        rights.require_edit(leaving)
 
 
 @bp.post("/tables/<table_id>/reveal")

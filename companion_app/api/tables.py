@@ -6,6 +6,7 @@ players a list of names); every rule lives in `scoring`, every write in the stor
 
 from flask import Blueprint, request, url_for
 
+from companion_app.device import feed as device_feed
 from companion_app.server import jsonio, rights
 from companion_app.server.errors import ApiError
 from companion_app.store import LogEntry, Table, get_store
@@ -139,12 +140,13 @@ def create_table() -> tuple[dict, int, dict]:
         raise ApiError(BAD_REQUEST, 'players must be a list of names, like ["Ann", "Bob"].')
     setup = {key: value for key, value in body.items() if key != "game"}
     try:
-        table = get_store().create_table(body["game"], setup)
+        table = get_store().create_table(body["game"], setup, origin=rights.origin())
     except RuleError as refused:
         if not getattr(refused, "others", None):
             raise  # one refusal: {"error": ...} as for every other request
         return every_refusal(refused), BAD_REQUEST, {}
     rights.grant(table.id, rights.HOST)  # a browser session that creates a table hosts it
+    device_feed.take_if_free(table.id)  # only if the box shows no game in play
     created = {
         **table_json(table),
         "edit_key": rights.table_key(table.id, rights.HOST),
@@ -196,6 +198,12 @@ def post_undo(table_id: str) -> dict:
 def abandon_table(table_id: str) -> dict:
     """The host gives up an unfinished table: out of lists, results and statistics."""
     return table_json(get_store().abandon(table_id))
+
+
+@bp.post("/tables/<table_id>/restore")
+def restore_table(table_id: str) -> dict:
+    """The host brings back a table that left the home page (never moved for a day)."""
+    return table_json(get_store().restore(table_id))
 
 
 @bp.get("/tables/<table_id>/history")

@@ -3,6 +3,12 @@
 docs/device-api.md is the contract. The display comes from the game's pure
 `device_display(state)`; the etag names the table version and the reveal's progress, so it
 can be recomputed with two small queries while a long poll waits.
+
+The box belongs to its table (issue 24): it follows the table it was pointed at (`follow`,
+with rights: api/device.py), else the table it already shows (SHOWN_KEY). A new table takes
+the box only when the box shows no table in play (`take_if_free`, called when a table is
+created); a stranger's new table never moves it. A database from before SHOWN_KEY shows the
+unfinished table with the latest activity until a table is created, which pins it.
 """
 
 import json
@@ -13,6 +19,8 @@ from scoring.games import get_game
 
 #: settings key of the table the box follows (a table id).
 FOLLOW_KEY = "device_table"
+#: settings key of the table the box shows when nobody pointed it (a table id).
+SHOWN_KEY = "device_shown"
 #: etag of "the box follows no table".
 NO_TABLE_ETAG = "none"
 
@@ -58,15 +66,60 @@ def frame_body(table_id: str) -> dict:
     }
 
 
+def _setting(key: str) -> object | None:
+    """A stored setting's value, or None when it was never stored."""
+    row = db.get_db().execute("SELECT value_json FROM settings WHERE key = ?", (key,)).fetchone()
+    return None if row is None else json.loads(row["value_json"])
+
+
+def _store_setting(key: str, value: object) -> None:
+    """Store a setting (inside the caller's write transaction)."""
+    db.get_db().execute(
+        "INSERT INTO settings (key, value_json) VALUES (?, ?)"
+        " ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json",
+        (key, json.dumps(value)),
+    )
+
+
+def _existing(table_id: object) -> str | None:
+    """`table_id` if such a table exists and was not abandoned."""
+    if not isinstance(table_id, str):
+        return None
+    found = (
+        db.get_db()
+        .execute(
+            "SELECT 1 FROM tables WHERE id = ?"
+            " AND id NOT IN (SELECT table_id FROM abandoned_tables)",
+            (table_id,),
+        )
+        .fetchone()
+    )
+    return table_id if found else None
+
+
+def in_play(table_id: str | None) -> bool:
+    """True for a table that exists, is not finished and was not abandoned."""
+    if table_id is None:
+        return False
+    row = (
+        db.get_db()
+        .execute(
+            "SELECT 1 FROM tables WHERE id = ? AND finished = 0"
+            " AND id NOT IN (SELECT table_id FROM abandoned_tables)",
+            (table_id,),
+        )
+        .fetchone()
+    )
+    return row is not None
+
+
 def _chosen_table() -> str | None:
     """The table id stored as the box's choice, if that table still exists."""
-    conn = db.get_db()
-    row = conn.execute("SELECT value_json FROM settings WHERE key = ?", (FOLLOW_KEY,)).fetchone()
-    if row is None:
+    chosen = _setting(FOLLOW_KEY)
+    if chosen is None:
         return None
-    table_id = json.loads(row["value_json"])
-    found = conn.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone()
-    return table_id if found else None
+    found = db.get_db().execute("SELECT 1 FROM tables WHERE id = ?", (chosen,)).fetchone()
+    return chosen if found else None
 
 
 def _latest_unfinished() -> str | None:
@@ -83,28 +136,54 @@ def _latest_unfinished() -> str | None:
     return None if row is None else row["id"]
 
 
+def _shown_table() -> str | None:
+    """The table the box shows when nobody pointed it: the one it showed (kept when over,
+    dropped when abandoned); before any was stored, the latest unfinished table."""
+    shown = _setting(SHOWN_KEY)
+    if shown is None:
+        return _latest_unfinished()
+    return _existing(shown)
+
+
 def followed_table() -> dict:
-    """`{"table": id | None, "chosen": bool}`: the choice, else the latest unfinished table."""
+    """`{"table": id | None, "chosen": bool}`: the table pointed at, else the one it shows."""
     chosen = _chosen_table()
     if chosen is not None:
         return {"table": chosen, "chosen": True}
-    return {"table": _latest_unfinished(), "chosen": False}
+    return {"table": _shown_table(), "chosen": False}
 
 
 def follow(table_id: str | None) -> dict:
-    """Make the box follow `table_id` (TableNotFound if none); None goes back to the default."""
+    """Point the box at `table_id` (TableNotFound if none); None: back to what it showed."""
     conn = db.get_db()
     with db.write_transaction(conn):
         if table_id is None:
+            shown = followed_table()["table"]
             conn.execute("DELETE FROM settings WHERE key = ?", (FOLLOW_KEY,))
+            if shown is not None:
+                _store_setting(SHOWN_KEY, shown)  # the box keeps showing what it showed
         else:
             get_store().get(table_id)
-            conn.execute(
-                "INSERT INTO settings (key, value_json) VALUES (?, ?)"
-                " ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json",
-                (FOLLOW_KEY, json.dumps(table_id)),
-            )
+            _store_setting(FOLLOW_KEY, table_id)
     return followed_table()
+
+
+def take_if_free(table_id: str) -> bool:
+    """A new table takes the box only if the box shows no table in play (True if it did).
+
+    Otherwise the table it shows is pinned (SHOWN_KEY), so an older database's default no
+    longer drifts to the newest table either.
+    """
+    conn = db.get_db()
+    with db.write_transaction(conn):
+        current = followed_table()
+        if current["table"] != table_id and in_play(current["table"]):
+            if not current["chosen"] and _setting(SHOWN_KEY) is None:
+                _store_setting(SHOWN_KEY, current["table"])
+            return False
+        conn.execute("DELETE FROM settings WHERE key = ?", (FOLLOW_KEY,))
+        _store_setting(SHOWN_KEY, table_id)
+    return True
 
 
 def followed_etag() -> str:

@@ -11,33 +11,44 @@ Three roads (docs/live.md):
 """
 
 import asyncio
+import io
 import json
+import logging
 import re
 from urllib.parse import parse_qsl, urlencode
 
+from a2wsgi.wsgi import build_environ
 from flask import Flask
 from werkzeug.exceptions import HTTPException
 
-from companion_app.server.guard import refused_host
-from companion_app.server.live.hub import LiveHub
+from companion_app.server import rights
+from companion_app.server.guard import canonical_root, refused_host
+from companion_app.server.live.hub import DEFAULT_MAX_VIEWERS, LiveHub
 from companion_app.server.live.pages import PAGE_ENDPOINTS, STREAM_PREFIX
+from companion_app.server.live.polls import DEFAULT_MAX_POLLS
 from companion_app.server.live.stream import Refused, Subscriber
+from companion_app.server.protocol import RAW_SECURITY_HEADERS
+from companion_app.server.room import Refusal, Room, Shares
 from companion_app.server.wsgi import ThreadedWSGI
 from companion_app.store.changes import MAX_ETAG, long_poll_etag
+
+log = logging.getLogger(__name__)
 
 #: Keep-alive comment on an idle stream (proxies and dead phones are noticed by writing).
 KEEPALIVE_S = 15.0
 #: Milliseconds a browser waits before reconnecting a dropped stream (EventSource's retry).
 RECONNECT_MS = 2000
 BAD_REQUEST, NOT_FOUND, METHOD_NOT_ALLOWED, UNAVAILABLE = 400, 404, 405, 503
+SERVER_ERROR = 500
+UNEXPECTED = "Something went wrong on the server; nothing was changed. Please try again."
 RETRY_AFTER_S = 5
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _HOST = re.compile(r"[A-Za-z0-9.:\[\]-]{1,255}")
 _STREAM_HEADERS = [
     (b"content-type", b"text/event-stream; charset=utf-8"),
     (b"cache-control", b"no-store"),
-    (b"x-content-type-options", b"nosniff"),
     (b"x-accel-buffering", b"no"),
+    *RAW_SECURITY_HEADERS,
 ]
 _KEEPALIVE = b": keep-alive\n\n"
 
@@ -48,10 +59,17 @@ async def _error(send, status: int, message: str, headers: list | None = None) -
     head = [
         (b"content-type", b"application/json"),
         (b"content-length", str(len(body)).encode()),
+        *RAW_SECURITY_HEADERS,
         *(headers or []),
     ]
     await send({"type": "http.response.start", "status": status, "headers": head})
     await send({"type": "http.response.body", "body": body})
+
+
+def _address(scope) -> str:
+    """The client's address, or '' when the server does not know it."""
+    client = scope.get("client")
+    return client[0] if client else ""
 
 
 def _header(scope, name: bytes) -> str:
@@ -70,6 +88,11 @@ class Front:
         self.app = app
         self.wsgi = ThreadedWSGI(app, threads)
         self.hub: LiveHub | None = None
+        self.room = Room(
+            app,
+            max_streams=int(app.config.get("LIVE_MAX_VIEWERS", DEFAULT_MAX_VIEWERS)),
+            max_polls=int(app.config.get("LIVE_MAX_POLLS", DEFAULT_MAX_POLLS)),
+        )
 
     def _hub(self) -> LiveHub:
         """The hub, made on the running loop at the first request that needs it."""
@@ -87,12 +110,32 @@ class Front:
         self.wsgi.executor.shutdown(wait=False)
 
     async def __call__(self, scope, receive, send) -> None:
-        """Route one ASGI connection scope."""
+        """Route one ASGI connection scope; an unexpected failure is one log line and a 500."""
         if scope["type"] == "lifespan":
             await self._lifespan(receive, send)
             return
         if scope["type"] != "http":
             return
+        started: list[bool] = []
+
+        async def tracked_send(message: dict) -> None:
+            """`send`, noting that the answer has started."""
+            started.append(True)
+            await send(message)
+
+        try:
+            await self._route(scope, receive, tracked_send)
+        except Exception:
+            self.room.log.note(
+                "front:500",
+                f"Unexpected error on {scope['method']} {scope['path'][:80]}",
+                lambda line: log.exception(line),
+            )
+            if not started:
+                await _error(send, SERVER_ERROR, UNEXPECTED)
+
+    async def _route(self, scope, receive, send) -> None:
+        """Streams to the hub, held polls to the loop, the rest to Flask."""
         path = scope["path"]
         held = path.startswith(STREAM_PREFIX) or (
             scope["method"] == "GET" and b"wait=" in scope["query_string"]
@@ -139,6 +182,19 @@ class Front:
             return scope, receive
         if long_poll_etag(self.app, endpoint) is None:
             return scope, receive
+        try:
+            share = self._take(self.room.polls, scope, args.get("table_id"))
+        except Refusal as refused:
+            await _error(send, refused.status, str(refused), _retry())
+            return None, None
+        try:
+            return await self._wait_poll(scope, receive, send, (endpoint, args, seen, pairs))
+        finally:
+            self.room.polls.give_back(share)
+
+    async def _wait_poll(self, scope, receive, send, poll):
+        """Hold a poll whose share is taken: as `_hold`."""
+        endpoint, args, seen, pairs = poll
         received: list[dict] = []
         holding = asyncio.ensure_future(self._hub().hold_poll(endpoint, args, seen))
         gone = asyncio.ensure_future(_until_disconnect(receive, received))
@@ -155,14 +211,25 @@ class Front:
         refused = holding.exception()
         if not isinstance(refused, Refused):
             raise refused
-        retry = [(b"retry-after", str(RETRY_AFTER_S).encode())]
-        await _error(send, refused.status, str(refused), retry)
+        await _error(send, refused.status, str(refused), _retry())
         return None, None
+
+    # -- the room's shares -----------------------------------------------------------------
+
+    def _take(self, shares: Shares, scope, table_id: str | None) -> str:
+        """One of `shares` for the client's address (Refusal past its share or a full room)."""
+        return self.room.take(shares, _address(scope), lambda: self._privileged(scope, table_id))
+
+    def _privileged(self, scope, table_id: str | None) -> bool:
+        """True for the box's bridge, this computer, or edit rights on the table (reserved room)."""
+        environ = build_environ(scope, io.BytesIO())
+        with self.app.request_context(environ):
+            return rights.is_box() or (table_id is not None and rights.can_edit(table_id))
 
     # -- live streams ----------------------------------------------------------------------
 
     def _stream_request(self, scope) -> tuple[str, str, str, str]:
-        """(table, page, language, host) of a stream request, or Refused."""
+        """(table, page, language, canonical address) of a stream request, or Refused."""
         table_id = scope["path"][len(STREAM_PREFIX) :]
         if not _TABLE_ID.fullmatch(table_id):
             raise Refused(NOT_FOUND, f"There is nothing at {scope['path'][:80]}.")
@@ -177,7 +244,7 @@ class Front:
         host = _header(scope, b"host") or "localhost"
         if not _HOST.fullmatch(host):
             raise Refused(BAD_REQUEST, "The Host header is not a host name.")
-        return table_id, page, lang, host
+        return table_id, page, lang, canonical_root(self.app, host, scope.get("server"))
 
     async def _stream(self, scope, receive, send) -> None:
         """Hold one live stream: the page now, then every newer version, until it closes."""
@@ -186,10 +253,22 @@ class Front:
             await _error(send, METHOD_NOT_ALLOWED, "Live streams are read with GET.", allow)
             return
         try:
-            subscriber = await self._hub().subscribe(*self._stream_request(scope))
+            request = self._stream_request(scope)
+            share = self._take(self.room.streams, scope, request[0])
+        except (Refused, Refusal) as refused:
+            await _error(send, refused.status, str(refused), _retry())
+            return
+        try:
+            await self._follow(request, receive, send)
+        finally:
+            self.room.streams.give_back(share)
+
+    async def _follow(self, request: tuple[str, str, str, str], receive, send) -> None:
+        """Subscribe to the hub and write the stream until it ends."""
+        try:
+            subscriber = await self._hub().subscribe(*request)
         except Refused as refused:
-            extra = [(b"retry-after", str(RETRY_AFTER_S).encode())]
-            await _error(send, refused.status, str(refused), extra)
+            await _error(send, refused.status, str(refused), _retry())
             return
         hub = self._hub()
         watcher = hub.loop.create_task(_watch_disconnect(receive, subscriber))
@@ -202,6 +281,11 @@ class Front:
         finally:
             hub.unsubscribe(subscriber)
             watcher.cancel()
+
+
+def _retry() -> list[tuple[bytes, bytes]]:
+    """The Retry-After header of a refusal that may succeed later."""
+    return [(b"retry-after", str(RETRY_AFTER_S).encode())]
 
 
 async def _pump(subscriber: Subscriber, send) -> None:

@@ -9,11 +9,12 @@ from flask_babel import gettext
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from companion_app.i18n import get_locale
-from companion_app.store import StaleVersion, StoreError, TableNotFound
+from companion_app.store import StaleVersion, StoreError, TableNotFound, TooManyTables
 from scoring.errors import N_, RuleError
 
 API_PREFIX = "/api"
 BAD_REQUEST, NOT_FOUND, METHOD_NOT_ALLOWED, CONFLICT = 400, 404, 405, 409
+TOO_MANY_REQUESTS = 429
 TOO_LARGE, SERVER_ERROR = 413, 500
 UNEXPECTED = N_("Something went wrong on the server; nothing was changed. Please try again.")
 
@@ -113,6 +114,13 @@ def handle_stale(error: StaleVersion) -> Response:
     return respond(CONFLICT, str(error), translated=_translated(error))
 
 
+def handle_too_many_tables(error: TooManyTables) -> Response:
+    """A device that started its share of tables this hour: 429, and when to try again."""
+    response = respond(TOO_MANY_REQUESTS, str(error), translated=_translated(error))
+    response.headers["Retry-After"] = str(error.retry_after_s)
+    return response
+
+
 def handle_store_refusal(error: StoreError) -> Response:
     """Any other store refusal (a table its host abandoned): 409, nothing changed."""
     return respond(CONFLICT, str(error), translated=_translated(error))
@@ -133,5 +141,6 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(RuleError, handle_rule_error)
     app.register_error_handler(TableNotFound, handle_not_found)
     app.register_error_handler(StaleVersion, handle_stale)
+    app.register_error_handler(TooManyTables, handle_too_many_tables)
     app.register_error_handler(StoreError, handle_store_refusal)
     app.register_error_handler(Exception, handle_unexpected)

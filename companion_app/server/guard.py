@@ -41,6 +41,8 @@ LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 MDNS_SUFFIX = ".local"
 #: COMPANION_ALLOWED_HOSTS entry that turns the host check off (behind a proxy that checks).
 ANY_HOST = "*"
+#: The port a URL leaves out.
+DEFAULT_HTTP_PORT = 80
 #: Longest host name quoted back in a refusal.
 SHOWN_HOST = 80
 #: Only the app's own pages are redirect targets, never its static files.
@@ -141,6 +143,43 @@ def host_allowed(app: Flask, name: str) -> bool:
     if ANY_HOST in names or name in names or own_address(name):
         return True
     return any(allowed.startswith(".") and name.endswith(allowed) for allowed in names)
+
+
+def named_hosts(app: Flask) -> set[str]:
+    """The finite set of names a page may link to as they are (no IP literals, no wildcards)."""
+    names = {name for name in allowed_names(app) if name != ANY_HOST and not name.startswith(".")}
+    return {name for name in names if not _is_ip(name)}
+
+
+def _is_ip(name: str) -> bool:
+    """True for an IP address literal."""
+    try:
+        ipaddress.ip_address(name.partition("%")[0])
+    except ValueError:
+        return False
+    return True
+
+
+def canonical_root(app: Flask, host: str, server: tuple[str, int | None] | None) -> str:
+    """The address a page links to (`http://name:port/`), whatever variant of it was asked.
+
+    COMPANION_BASE_URL when it is set. Otherwise the Host header's name when it is one of the
+    companion's own names (named_hosts), else the address the connection actually reached
+    (an IP literal in any spelling, a name allowed by a wildcard); the port is always the
+    one the server listens on, never the Host header's. So a port or spelling variant of
+    Host can never make a new address: the live hub groups pages by this (docs/live.md).
+    """
+    base = app.config.get("BASE_URL") or ""
+    if base:
+        return base.rstrip("/") + "/"
+    local, port = server or ("localhost", None)
+    name = hostname_of(host or "")
+    if name not in named_hosts(app):
+        name = local.lower()
+    if ":" in name:
+        name = f"[{name}]"
+    shown_port = "" if port in (None, 0, DEFAULT_HTTP_PORT) else f":{port}"
+    return f"http://{name}{shown_port}/"
 
 
 def refused_host(app: Flask, host: str) -> str | None:

@@ -17,6 +17,7 @@ import ipaddress
 from flask import Flask, Response, current_app, request, session
 
 from companion_app.server.errors import refuse
+from companion_app.server.room import share_of
 from scoring.errors import N_
 
 HOST, SCORER = "host", "scorer"
@@ -160,6 +161,17 @@ def _remembered() -> dict[str, str]:
         return {}
     pairs = (pair for pair in stored if isinstance(pair, list) and len(pair) == 2)
     return {str(table): str(role) for table, role in pairs}
+
+
+def hosted_tables() -> list[str]:
+    """The tables this browser hosts (from its session), oldest first."""
+    return [table for table, role in _remembered().items() if role == HOST]
+
+
+def origin() -> str | None:
+    """Who starts a table, for the per-device limit: None for this computer (never limited),
+    else the client's address (an IPv6 client by its /64, like the room's shares)."""
+    return None if is_local() else share_of(request.remote_addr or "")
 
 
 def can_edit(table_id: str) -> bool:

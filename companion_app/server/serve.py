@@ -6,6 +6,7 @@ long polls wait on the event loop, every other request runs Flask in a small thr
 docs/live.md says why.
 """
 
+import functools
 import io
 import os
 import socket
@@ -20,6 +21,7 @@ import uvicorn
 from flask import Flask
 
 from companion_app.server.asgi import Front
+from companion_app.server.protocol import IDLE_TIMEOUT_S, RoomProtocol
 from companion_app.store.changes import get_feed
 
 LOOPBACK = "127.0.0.1"
@@ -102,10 +104,12 @@ class Server(uvicorn.Server):
     """uvicorn's server, which first ends live streams and long polls when it stops."""
 
     def __init__(self, front: Front) -> None:
-        """A quiet uvicorn (no access log, no banner of its own) for the front."""
+        """A quiet uvicorn (no access log, no banner of its own) for the front, its connections
+        run by the room's protocol (deadlines and per-address shares: server/protocol.py)."""
         config = uvicorn.Config(
             front,
-            http="h11",
+            http=functools.partial(RoomProtocol, room=front.room),
+            timeout_keep_alive=float(front.app.config.get("ROOM_IDLE_TIMEOUT_S", IDLE_TIMEOUT_S)),
             ws="none",
             lifespan="off",
             loop="asyncio",

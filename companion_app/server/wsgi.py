@@ -7,6 +7,10 @@ each waiting for the GIL, which doubled the cost of a request and halved the thr
 MAX_CONTENT_LENGTH, pages and JSON are kilobytes), so this bridge reads the body on the
 loop, runs the app in the pool and writes the whole answer at once: one hand-off. The WSGI
 environ is a2wsgi's (`build_environ`, PEP 3333).
+
+Since the whole body is read here, a chunked body (`Transfer-Encoding: chunked`, no
+Content-Length) reaches Flask like any other, with its length; a request whose client went
+away before its body was complete never reaches Flask (half a move is no move).
 """
 
 import asyncio
@@ -28,14 +32,15 @@ class ThreadedWSGI:
         self.app = app
         self.executor = ThreadPoolExecutor(workers, thread_name_prefix="flask")
 
-    async def _body(self, receive) -> bytes:
-        """The request body, cut one byte past MAX_CONTENT_LENGTH (Flask answers 413)."""
+    async def _body(self, receive) -> bytes | None:
+        """The request body, cut one byte past MAX_CONTENT_LENGTH (Flask answers 413); None
+        when the client went away before sending all of it."""
         limit = self.app.config.get("MAX_CONTENT_LENGTH", UNLIMITED)
         chunks, size = [], 0
         while True:
             message = await receive()
             if message["type"] != "http.request":
-                break  # the client went away
+                return None  # the client went away (or its body was too slow: server/protocol)
             chunk = message.get("body", b"")
             chunks.append(chunk)
             size += len(chunk)
@@ -63,8 +68,13 @@ class ThreadedWSGI:
         return answer["status"], answer["headers"], b"".join(written)
 
     async def __call__(self, scope, receive, send) -> None:
-        """Answer one HTTP request through the WSGI app."""
-        environ = build_environ(scope, io.BytesIO(await self._body(receive)))
+        """Answer one HTTP request through the WSGI app (nothing if its body never came)."""
+        body = await self._body(receive)
+        if body is None:
+            return
+        environ = build_environ(scope, io.BytesIO(body))
+        environ.pop("HTTP_TRANSFER_ENCODING", None)  # read whole here: Flask gets its length
+        environ["CONTENT_LENGTH"] = str(len(body))
         loop = asyncio.get_running_loop()
         status, headers, body = await loop.run_in_executor(self.executor, self._run, environ)
         await send(

@@ -13,6 +13,7 @@ from companion_app.store.model import (
     Table,
     TableAbandoned,
     TableNotFound,
+    TooManyTables,
 )
 from companion_app.store.tables import Store, get_store, init_app
 
@@ -24,6 +25,7 @@ __all__ = [
     "Table",
     "TableAbandoned",
     "TableNotFound",
+    "TooManyTables",
     "get_store",
     "init_app",
 ]

@@ -126,6 +126,14 @@ CREATE TABLE IF NOT EXISTS season_evenings (
     evening_id INTEGER NOT NULL REFERENCES evenings(id),
     PRIMARY KEY (season_id, evening_id)
 );
+-- Who started each table (the client's address, or its IPv6 /64), for the per-device limit
+-- on new tables (issue 24). Added without a version bump, like reveals.
+CREATE TABLE IF NOT EXISTS table_origins (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id),
+    origin TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS table_origins_by_origin ON table_origins (origin, created_at);
 -- App-wide choices, JSON values by key (e.g. "device_table": the table the box follows).
 CREATE TABLE IF NOT EXISTS settings (
     key TEXT PRIMARY KEY,

@@ -45,6 +45,23 @@ class StaleVersion(StoreError):
         )
 
 
+class TooManyTables(StoreError):
+    """A device started as many tables within the window as one device may (429)."""
+
+    def __init__(self, count: int, retry_at: str, retry_after_s: int) -> None:
+        """How many it started, and when (HH:MM, local time) it may start another."""
+        self.retry_after_s = retry_after_s
+        super().__init__(
+            N_(
+                "This device has started {count} tables within an hour, the most one device"
+                " may; it can start another at {time}, or start it on the computer that runs"
+                " the companion."
+            ),
+            count=count,
+            time=retry_at,
+        )
+
+
 class TableAbandoned(StoreError):
     """A move, undo or reveal on a table its host abandoned."""
 

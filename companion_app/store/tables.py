@@ -8,10 +8,11 @@ read-only (they may be shared through the in-process cache).
 """
 
 import json
+import math
 import random
 import secrets
 import sqlite3
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from flask import Flask, current_app
 
@@ -22,6 +23,7 @@ from companion_app.store.model import (
     Table,
     TableAbandoned,
     TableNotFound,
+    TooManyTables,
 )
 from companion_app.store.state_cache import StateCache
 from scoring.errors import N_, IllegalMove, InvalidSetup, RuleError
@@ -36,6 +38,12 @@ ID_LENGTH = 8
 #: Fresh ids tried before giving up (a clash is ~1 in 10^11 per try).
 ID_ATTEMPTS = 5
 DEFAULT_CACHE_SIZE = 512
+#: Tables one device may start within TABLES_WINDOW (TABLES_PER_DEVICE overrides): a club
+#: table starts a game every 20 minutes or so; ten covers setup mistakes and short games.
+TABLES_PER_DEVICE = 10
+TABLES_WINDOW = timedelta(hours=1)
+#: A table nobody moved on within this long leaves the home page (kept; its host restores it).
+STALE_AFTER = timedelta(days=1)
 _TABLE_COLUMNS = (
     "id, game, setup_json, version, finished, created_at, updated_at,"
     " EXISTS (SELECT 1 FROM abandoned_tables WHERE table_id = tables.id) AS abandoned"
@@ -71,8 +79,12 @@ class Store:
         self._cache = StateCache(cache_size)
         self._rng = random.SystemRandom()
 
-    def create_table(self, game: str, setup: dict) -> Table:
-        """Start a table of `game`; the rules validate `setup` (RuleError if they refuse it)."""
+    def create_table(self, game: str, setup: dict, origin: str | None = None) -> Table:
+        """Start a table of `game`; the rules validate `setup` (RuleError if they refuse it).
+
+        `origin` is the device that starts it (None: this computer, never limited): past
+        TABLES_PER_DEVICE tables within TABLES_WINDOW it is refused with TooManyTables.
+        """
         rules = get_game(game)
         if not isinstance(setup, dict):
             raise InvalidSetup(N_("A table setup must be an object."))
@@ -82,12 +94,19 @@ class Store:
         now = _now()
         conn = db.get_db()
         with db.write_transaction(conn):
+            if origin is not None:
+                _check_origin(conn, origin, now)
             table_id = self._free_id(conn)
             conn.execute(
                 "INSERT INTO tables (id, game, setup_json, state_json, version, finished,"
                 " created_at, updated_at) VALUES (?, ?, ?, ?, 0, ?, ?, ?)",
                 (table_id, game, _dumps(setup), state_text, int(finished), now, now),
             )
+            if origin is not None:
+                conn.execute(
+                    "INSERT INTO table_origins (table_id, origin, created_at) VALUES (?, ?, ?)",
+                    (table_id, origin, now),
+                )
             reveal_gate.follow_create(conn, table_id, rules, state)
             club_sync.follow_create(conn, table_id, game, state, now)
             club_sync.follow_state(conn, table_id, game, state, now)
@@ -99,6 +118,54 @@ class Store:
         """The table with `table_id` at its latest version (TableNotFound if none)."""
         conn = db.get_db()
         return self._table(conn, self._head(conn, table_id))
+
+    def list_page(self, *, finished: bool, offset: int, limit: int) -> tuple[list[Table], int]:
+        """One page of the tables in play (`finished` False) or finished, most recent activity
+        first, and how many there are; tables in play nobody moved on within STALE_AFTER are
+        left out (`stale_tables` finds them)."""
+        conn = db.get_db()
+        where, args = _listed(finished)
+        total = conn.execute(f"SELECT COUNT(*) FROM tables WHERE {where}", args).fetchone()[0]
+        rows = conn.execute(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE {where}"
+            " ORDER BY updated_at DESC, created_at DESC, id LIMIT ? OFFSET ?",
+            (*args, limit, offset),
+        ).fetchall()
+        return [self._table(conn, row) for row in rows], total
+
+    def stale_tables(self, table_ids: list[str]) -> list[Table]:
+        """Those of `table_ids` that left the home page: in play, never moved, untouched
+        within STALE_AFTER (a host's own, to restore)."""
+        if not table_ids:
+            return []
+        conn = db.get_db()
+        marks = ", ".join("?" for _ in table_ids)
+        rows = conn.execute(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id IN ({marks}) AND {_STALE}"
+            " AND id NOT IN (SELECT table_id FROM abandoned_tables)"
+            " ORDER BY updated_at DESC, id",
+            (*table_ids, _stale_before()),
+        ).fetchall()
+        return [self._table(conn, row) for row in rows]
+
+    def stale_ids(self, limit: int) -> list[str]:
+        """Up to `limit` ids of tables that left the home page, most recent first."""
+        rows = db.get_db().execute(
+            f"SELECT id FROM tables WHERE {_STALE}"
+            " AND id NOT IN (SELECT table_id FROM abandoned_tables)"
+            " ORDER BY updated_at DESC, id LIMIT ?",
+            (_stale_before(), limit),
+        ).fetchall()
+        return [row["id"] for row in rows]
+
+    def restore(self, table_id: str) -> Table:
+        """Bring a table that left the home page back for another STALE_AFTER (touch it)."""
+        conn = db.get_db()
+        with db.write_transaction(conn):
+            self._open_head(conn, table_id)
+            conn.execute("UPDATE tables SET updated_at = ? WHERE id = ?", (_now(), table_id))
+            head = self._head(conn, table_id)
+        return self._table(conn, head)
 
     def list_tables(self) -> list[Table]:
         """Every table still in play or finished, most recent activity first (not abandoned)."""
@@ -287,6 +354,41 @@ class Store:
             updated_at=head["updated_at"],
             finished=bool(head["finished"]),
         )
+
+
+#: A table in play that left the home page: never moved and untouched since the cutoff.
+_STALE = "finished = 0 AND version = 0 AND updated_at < ?"
+
+
+def _stale_before() -> str:
+    """The cutoff of STALE_AFTER as stored time text."""
+    after = current_app.config.get("STALE_AFTER", STALE_AFTER)
+    return (datetime.now(UTC) - after).isoformat(timespec="microseconds")
+
+
+def _listed(finished: bool) -> tuple[str, tuple]:
+    """The WHERE clause (and its arguments) of the home page's list of tables."""
+    alive = "id NOT IN (SELECT table_id FROM abandoned_tables)"
+    if finished:
+        return f"finished = 1 AND {alive}", ()
+    return f"finished = 0 AND {alive} AND NOT (version = 0 AND updated_at < ?)", (_stale_before(),)
+
+
+def _check_origin(conn: sqlite3.Connection, origin: str, now: str) -> None:
+    """Refuse a new table (TooManyTables) when `origin` started its share within the window."""
+    limit = int(current_app.config.get("TABLES_PER_DEVICE", TABLES_PER_DEVICE))
+    window = current_app.config.get("TABLES_WINDOW", TABLES_WINDOW)
+    since = (datetime.fromisoformat(now) - window).isoformat(timespec="microseconds")
+    rows = conn.execute(
+        "SELECT created_at FROM table_origins WHERE origin = ? AND created_at > ?"
+        " ORDER BY created_at",
+        (origin, since),
+    ).fetchall()
+    if len(rows) < limit:
+        return
+    frees = datetime.fromisoformat(rows[len(rows) - limit]["created_at"]) + window
+    wait_s = max(1, math.ceil((frees - datetime.fromisoformat(now)).total_seconds()))
+    raise TooManyTables(len(rows), frees.astimezone().strftime("%H:%M"), wait_s)
 
 
 def _make_table(

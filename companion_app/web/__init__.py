@@ -23,4 +23,5 @@ def init_app(app: Flask) -> None:
     for endpoint in OPEN_WRITES + pages.CALCULATORS:
         rights.declare(app, endpoint, rights.OPEN)
     rights.declare(app, "web.abandon", rights.HOST_ONLY)
+    rights.declare(app, "web.restore", rights.HOST_ONLY)
     club.init_app(app)

@@ -55,6 +55,19 @@ def panel_text() -> dict:
         "follow": gettext("Show on the box"),
         "followed": gettext("The box shows this table"),
         "offline": gettext("The companion cannot be reached; trying again."),
+        "owner": {
+            "this": gettext(
+                "The box shows this table; only its host, its scorers or this computer can"
+                " move it."
+            ),
+            "other": gettext(
+                "The box shows another table's game; only that table's host, its scorers or"
+                " this computer can move it."
+            ),
+            "free": gettext(
+                "The box shows no game in play; this table's host or scorers can show it here."
+            ),
+        },
     }
 
 
@@ -110,6 +123,25 @@ def led_groups(table_id: str) -> list[tuple[str, str]]:
     ]
 
 
+def box_owner(table_id: str, text: dict) -> dict:
+    """Which table the box shows and who may move it: {"state", "line"} for the panel."""
+    followed = device_feed.followed_table()["table"]
+    if followed is None or not device_feed.in_play(followed):
+        return {"state": "free" if followed != table_id else "this", "line": text["owner"]["free"]}
+    if followed == table_id:
+        return {"state": "this", "line": text["owner"]["this"]}
+    other = get_store().get(followed)
+    title = str(view_for(other.game).TITLE) if other.game in VIEWS else other.game
+    players = ", ".join(get_game(other.game).summary(other.state)["players"])
+    line = gettext(
+        "The box shows %(game)s (%(players)s); only that table's host, its scorers or this"
+        " computer can move it.",
+        game=title,
+        players=players,
+    )
+    return {"state": "other", "line": line}
+
+
 def folded(badge: str, choosing: bool, reveal: dict | None) -> bool:
     """True when the panel may fold to its status line: no box, no choice, no reveal running."""
     running = reveal is not None and not reveal["revealed"]
@@ -137,6 +169,7 @@ def device_panel(table_id: str) -> dict:
         # The seats are the table's next decision until everyone choosing has locked in.
         "seats_decide": choosing and not (body["reveal"] or {}).get("revealed"),
         "followed": device_feed.followed_table()["table"] == table_id,
+        "owner": box_owner(table_id, text),
         "badge": badge,
         "badge_text": badge_text(badge, status, text),
         "simulator": status.get("simulator"),  # which engine runs a simulated box, if one does

@@ -7,17 +7,50 @@ from babel.dates import format_datetime, format_timedelta
 from flask import abort, redirect, render_template, request, url_for
 from flask_babel import get_locale, gettext
 
+from companion_app.device import feed as device_feed
 from companion_app.games import VIEWS, playable, view_for
-from companion_app.i18n import translate_refusal
+from companion_app.i18n import translate_error, translate_refusal
 from companion_app.server import rights
-from companion_app.store import Table, get_store
+from companion_app.store import Table, TooManyTables, get_store
 from companion_app.web.people import roster_chips
 from scoring.errors import RuleError
 from scoring.games import game_names, get_game
 
-BAD_REQUEST, NOT_FOUND = 400, 404
+BAD_REQUEST, NOT_FOUND, TOO_MANY_REQUESTS = 400, 404, 429
 #: Below this, the last move is "just now" rather than a count of seconds.
 JUST_NOW = timedelta(minutes=1)
+#: Tables a list of the home page shows at once (20 tables of a club night fit one page).
+PAGE_SIZE = 20
+
+
+@dataclass(frozen=True)
+class Pager:
+    """One page of a list: its rows, its number, how many pages, and the URL argument."""
+
+    rows: list
+    page: int
+    pages: int
+    arg: str
+
+
+def _page_asked(arg: str) -> int:
+    """The page number asked in the query string (1 for anything that is not one)."""
+    text = request.args.get(arg, "1")
+    return int(text) if text.isdecimal() and 0 < len(text) < 7 and int(text) > 0 else 1
+
+
+def _pager(finished: bool, arg: str, now: datetime) -> Pager:
+    """A page of the tables in play or finished (past the last page: the last page)."""
+    store, page = get_store(), _page_asked(arg)
+    offset = (page - 1) * PAGE_SIZE
+    tables, total = store.list_page(finished=finished, offset=offset, limit=PAGE_SIZE)
+    pages = max(1, -(-total // PAGE_SIZE))
+    if page > pages:
+        page = pages
+        offset = (page - 1) * PAGE_SIZE
+        tables, total = store.list_page(finished=finished, offset=offset, limit=PAGE_SIZE)
+    rows = [_row(table, now) for table in tables if table.game in VIEWS]
+    return Pager(rows, page, pages, arg)
 
 
 @dataclass(frozen=True)
@@ -62,13 +95,28 @@ def _row(table: Table, now: datetime) -> Row:
 
 
 def home():
-    """Tables in progress to resume and finished games with their winners."""
+    """Tables in play to resume and finished games with their winners, a page of each; and
+    this device's own tables that left the list (never moved for a day), to restore."""
     now = datetime.now(UTC)
-    tables = [table for table in get_store().list_tables() if table.game in VIEWS]
-    listed = [_row(table, now) for table in tables]
-    playing = [row for row in listed if not row.summary["finished"]]
-    finished = [row for row in listed if row.summary["finished"]]
-    return render_template("home.html", playing=playing, finished=finished)
+    hosted = _all_stale() if rights.is_local() else rights.hosted_tables()
+    aside = [_row(table, now) for table in get_store().stale_tables(hosted)[:PAGE_SIZE]]
+    return render_template(
+        "home.html",
+        playing=_pager(False, "page", now),
+        finished=_pager(True, "done", now),
+        aside=[row for row in aside if row.table.game in VIEWS],
+    )
+
+
+def _all_stale() -> list[str]:
+    """Every table that left the home page (this computer hosts them all)."""
+    return get_store().stale_ids(PAGE_SIZE)
+
+
+def restore(table_id: str):
+    """The host brings back one of its tables that left the home page."""
+    get_store().restore(table_id)
+    return redirect(url_for("web.home"), code=303)
 
 
 def choose_game():
@@ -94,17 +142,22 @@ def new_table(game: str):
     if request.method == "GET" and hasattr(view, "setup_names"):
         remembered = view.setup_names()[: view.MAX_PLAYERS]  # the same group as last time
         names[: len(remembered)] = remembered
-    error, error_area, errors = None, "players", {}
+    error, error_area, errors, status = None, "players", {}, BAD_REQUEST
     if request.method == "POST":
         typed = request.form.getlist("player")[: view.MAX_PLAYERS]
         names[: len(typed)] = typed
         try:
-            table = get_store().create_table(game, view.parse_setup(request.form))
+            setup = view.parse_setup(request.form)
+            table = get_store().create_table(game, setup, origin=rights.origin())
         except RuleError as refused:
             errors = setup_errors(view, refused, [name for name in typed if name.strip()])
             error_area, (error, *_rest) = next(iter(errors.items()))
+        except TooManyTables as refused:
+            error = translate_error(refused)
+            errors, status = {error_area: [error]}, TOO_MANY_REQUESTS
         else:
             rights.grant(table.id, rights.HOST)  # the device that creates a table hosts it
+            device_feed.take_if_free(table.id)  # only if the box shows no game in play
             return redirect(url_for("web.table", table_id=table.id), code=303)
     page = render_template(
         "new_table.html",
@@ -118,4 +171,4 @@ def new_table(game: str):
         roster=roster_chips(),
         **view.setup_context(),
     )
-    return page, (BAD_REQUEST if error else 200)
+    return page, (status if error else 200)

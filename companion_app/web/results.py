@@ -13,6 +13,7 @@ from markupsafe import Markup
 from companion_app.games import VIEWS, view_for
 from companion_app.results import bgstats, chart, history, links, qr, tiebreaks, verify
 from companion_app.server import rights, serve
+from companion_app.server.guard import canonical_root
 from companion_app.store import db, get_store, roster
 from scoring.games import get_game
 
@@ -31,9 +32,10 @@ SHOWN_TIME = "%Y-%m-%d %H:%M"
 
 
 def public_url(path: str) -> str:
-    """A path of this app as a phone on the LAN reaches it (COMPANION_BASE_URL or this host)."""
-    base = current_app.config.get("BASE_URL") or request.url_root
-    return base.rstrip("/") + path
+    """A path of this app as a phone on the LAN reaches it: COMPANION_BASE_URL, else the
+    canonical address of this request (`guard.canonical_root`: the live pages link the same)."""
+    server = (request.environ.get("SERVER_NAME", ""), int(request.environ.get("SERVER_PORT") or 0))
+    return canonical_root(current_app, request.host, server).rstrip("/") + path
 
 
 def lan_url(url: str) -> str | None:

@@ -125,7 +125,7 @@ def test_html_in_a_player_name_comes_back_as_data(api):
         ("", "The body is not valid JSON"),
         ('{"version": NaN}', "NaN is not a JSON value"),
         ("[" * 100_000 + "]" * 100_000, "413"),
-        ("[" * 20_000 + "]" * 20_000, "not valid JSON"),
+        ("[" * 20_000 + "]" * 20_000, "nested too deeply"),
         (b"\xff\xfe{", "not valid JSON"),
         ("[1, 2]", "The body must be a JSON object, not a list."),
         ('"move"', "The body must be a JSON object, not a string."),

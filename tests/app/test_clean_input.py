@@ -242,7 +242,7 @@ def nested(depth: int) -> str:
         (b"\xff\xfe{}", "not valid UTF-8"),
         (b'{"game": "razzia", "round": 1, "players": [{"name": "\xed\xa0\x80"}]}', "UTF-8"),
         (nested(100_000).encode(), "nested too deeply"),
-        (f'{{"game": "razzia", "round": 1, "players": {nested(500)}}}'.encode(), "players"),
+        (f'{{"game": "razzia", "round": 1, "players": {nested(500)}}}'.encode(), "at most 32"),
         (b'{"game": "razzia", "round": 1e400, "players": []}', "too large"),
         (b'{"game": "razzia", "round": ' + b"9" * 5000 + b', "players": []}', "not valid JSON"),
         (b'{"game": "razzia", "round": 1' + b"0" * 4000 + b', "players": []}', "too large"),

@@ -124,13 +124,18 @@ def test_serve_uses_uvicorn_and_the_lan_banner(monkeypatch, capsys, tmp_path):
 
 
 def test_the_real_server_is_uvicorn_on_the_live_front(tmp_path):
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
     from companion_app import create_app
     from companion_app.server.asgi import Front
 
     app = create_app({"SECRET_KEY": "x"}, instance_path=str(tmp_path))
     server = serve.make_server(Front(app, threads=2))
     assert isinstance(server, serve.uvicorn.Server)
-    assert (server.config.http, server.config.lifespan) == ("h11", "off")
+    assert server.config.lifespan == "off"
+    # uvicorn's pure-Python h11 protocol, with the room's deadlines and shares (issue 24)
+    assert issubclass(server.config.http.func, H11Protocol)
+    assert server.config.http.keywords["room"] is server.front.room
 
 
 def test_busy_port_is_a_clear_message_not_a_traceback(capsys, tmp_path):

@@ -219,7 +219,8 @@ def test_an_undeclared_write_without_a_table_is_refused(app):
 
 
 def test_pointing_the_box_needs_rights_on_both_tables(app, tablet):
-    """Rights: a host cannot take the box from another table's game in play."""
+    """Rights: a host cannot take the box from another table's game in play, pointed at or
+    only shown (issue 24: the box belongs to its table); once that game is over it can."""
     first = create_on(tablet)
     other_host = device(app, SECOND_TABLET)
     second = create_on(other_host)
@@ -228,6 +229,9 @@ def test_pointing_the_box_needs_rights_on_both_tables(app, tablet):
     assert taken.status_code == 403
     assert app.test_client().get("/api/device/table").get_json()["table"] == first["id"]
     assert tablet.put("/api/device/table", json={"table": None}).status_code == 200
+    taken = other_host.put("/api/device/table", json={"table": second["id"]})
+    assert taken.status_code == 403  # the box still shows the first game, in play
+    assert tablet.post(f"/api/tables/{first['id']}/abandon", json={}).status_code == 200
     assert other_host.put("/api/device/table", json={"table": second["id"]}).status_code == 200
 
 
@@ -281,6 +285,7 @@ def test_companion_device_key_prints_the_key_the_app_accepts(tmp_path, capsys):
 
 def test_a_browser_forgets_its_oldest_tables_first(app, tablet):
     """Rights: the cookie keeps the most recent MAX_REMEMBERED tables, in the order created."""
+    app.config["TABLES_PER_DEVICE"] = rights.MAX_REMEMBERED + 2  # past the new-table limit
     tables = [create_on(tablet) for _ in range(rights.MAX_REMEMBERED + 2)]
     refused = [move_on(tablet, table, DEAL).status_code for table in tables[:3]]
     assert refused == [403, 403, 200]  # the two oldest are forgotten, the third is kept

@@ -21,17 +21,31 @@ def test_no_tables_nothing_to_follow(device):
     assert status == 200 and body["table"] is None and body["etag"] == "none"
 
 
-def test_the_default_is_the_unfinished_table_with_the_latest_activity(device):
-    """The table most recently played follows; a newer table takes over when it moves."""
+def test_the_box_keeps_the_game_in_play_it_shows(device):
+    """Issue 24: the first table takes the empty box; a newer table, moved or not, does not
+    take it from a game in play."""
     first = device.dealt()
     second = device.dealt()
-    assert followed(device) == {"table": second["id"], "chosen": False}
-    device.police(first, 1)
+    assert followed(device) == {"table": first["id"], "chosen": False}
+    device.police(second, 1)
     assert followed(device)["table"] == first["id"]
 
 
+def test_a_new_table_takes_the_box_once_its_game_is_over(device):
+    """Issue 24: when the game the box shows is over (its final standings stay on the box),
+    the next new table takes the box."""
+    done = device.dealt(["Ann", "Bob"])
+    for _ in range(3):
+        done = device.police(done, 5)
+        if done["state"]["phase"] == "round_end":
+            done = device.move(done, {"type": "next_round"})
+    assert done["finished"] and followed(device)["table"] == done["id"]
+    after = device.table()
+    assert followed(device) == {"table": after["id"], "chosen": False}
+
+
 def test_a_finished_table_is_not_the_default(device):
-    """A game over table is skipped by the default (2 players, 3 raids of 5 police)."""
+    """A table that is over never takes the box (2 players, 3 raids of 5 police)."""
     live = device.dealt()
     done = device.dealt(["Ann", "Bob"])
     for _ in range(3):
@@ -43,13 +57,14 @@ def test_a_finished_table_is_not_the_default(device):
 
 
 def test_choosing_a_table_sticks_until_reset(device):
-    """PUT sets the choice; a later move elsewhere does not move the box; null resets it."""
+    """PUT sets the choice; a later move elsewhere does not move the box; null lets go of
+    the choice, and the box keeps showing the table it shows."""
     first = device.dealt()
     second = device.dealt()
-    status, body = device.call("PUT", "/api/device/table", {"table": first["id"]})
-    assert status == 200 and body == {"table": first["id"], "chosen": True}
-    device.police(second, 1)
-    assert followed(device) == {"table": first["id"], "chosen": True}
+    status, body = device.call("PUT", "/api/device/table", {"table": second["id"]})
+    assert status == 200 and body == {"table": second["id"], "chosen": True}
+    device.police(first, 1)
+    assert followed(device) == {"table": second["id"], "chosen": True}
     status, body = device.call("PUT", "/api/device/table", {"table": None})
     assert body == {"table": second["id"], "chosen": False}
 
@@ -69,10 +84,10 @@ def test_choosing_another_table_wakes_the_followed_long_poll(app, device):
     first = device.dealt()
     second = device.dealt()
     etag = device.call("GET", "/api/device")[1]["etag"]
-    device.call("PUT", "/api/device/table", {"table": first["id"]})
+    device.call("PUT", "/api/device/table", {"table": second["id"]})
     started = time.monotonic()
     status, body = device.call("GET", f"/api/device?wait={etag}")
-    assert body["table"] == first["id"] != second["id"]
+    assert body["table"] == second["id"] != first["id"]
     assert time.monotonic() - started < 5.0
 
 
@@ -202,3 +217,27 @@ def test_the_badge_tells_a_silent_box_from_a_deaf_one(
     get_status(app).update(mode="serial", connected=connected, problem=problem)
     html = client.get(f"/tables/{table['id']}/box").get_data(as_text=True)
     assert words in html
+
+
+def test_a_strangers_new_table_never_moves_the_box(app, device):
+    """Issue 24, Done means: while the box shows a table in play, a table created by a
+    stranger (a phone on the LAN, through the API) does not move it, and the stranger, host of
+    the new table, cannot point the box at it; the box's bridge (device key) sees the same."""
+    from companion_app.server import rights
+
+    shown = device.dealt()
+    with app.test_request_context():
+        key = rights.device_key()
+    bridge = app.test_client()
+    bridge.environ_base["REMOTE_ADDR"] = "192.168.1.50"
+    bridge_headers = {"Authorization": f"Bearer {key}"}
+    before = bridge.get("/api/device", headers=bridge_headers).get_json()
+    stranger = app.test_client()
+    stranger.environ_base["REMOTE_ADDR"] = "192.168.1.66"
+    made = stranger.post("/api/tables", json={"game": "razzia", "players": ["X", "Y", "Z"]})
+    assert made.status_code == 201
+    taken = stranger.put("/api/device/table", json={"table": made.get_json()["id"]})
+    assert taken.status_code == 403 and "host" in taken.get_json()["error"]
+    after = bridge.get("/api/device", headers=bridge_headers).get_json()
+    assert after["table"] == shown["id"] and after["etag"] == before["etag"]
+    assert after["players"] == ["Ann", "Bob", "Cid", "Dee"]

@@ -147,6 +147,15 @@ def test_a_name_of_only_spaces_or_variation_selectors_needs_a_name():
         ("Ann Lee", "Ann\u00a0Lee"),
         ("❤ Ann", "❤\ufe0f Ann"),  # variation selector
         ("STRASSE", "straße"),
+        # Look-alikes of other scripts (issue 24; UTS #39 confusable skeleton):
+        ("Ann", "\u0410nn"),  # Cyrillic capital A
+        ("Ann", "\u0391nn"),  # Greek capital alpha
+        ("Anna", "\u0430nn\u0430"),  # Cyrillic small a
+        ("Pavel", "\u0420\u0430vel"),  # Cyrillic Er and a
+        ("Jim", "Jirn"),  # rn looks like m
+        # Blanks that are not whitespace count as spaces (issue 24):
+        ("Ann", "Ann\u2800"),  # braille blank after the name
+        ("Ann Lee", "Ann\u2800Lee"),
     ],
 )
 @pytest.mark.parametrize("game", SETUPS)
@@ -158,6 +167,48 @@ def test_names_that_look_the_same_are_the_same_name(game, first, second):
 def test_names_that_differ_visibly_are_different():
     state = new_table("razzia", ["Zoë", "Zoe", "Ann", "Anne", "Ann Lee"])
     assert len(state["players"]) == 5
+
+
+def test_czech_accents_keep_names_apart_under_the_skeleton():
+    """The look-alike rule folds other scripts' letters, never a Czech accent away."""
+    state = new_table("razzia", ["Zdeněk", "Zdenek", "Lída", "Lida", "Čeněk"])
+    assert len(state["players"]) == 5
+
+
+def test_a_name_of_only_blanks_needs_a_name():
+    """Issue 24: the braille blank U+2800 alone (or with spaces) is no name."""
+    refused("razzia", ["\u2800", "Bob"], "needs a name")
+    refused("razzia", [" \u2800\u2800 ", "Bob"], "needs a name")
+
+
+def test_blanks_around_a_name_are_dropped():
+    """A braille blank typed after a name is stripped like a space."""
+    state = new_table("razzia", ["Ann\u2800", "\u2800Bob "])
+    assert [player["name"] for player in state["players"]] == ["Ann", "Bob"]
+
+
+def test_a_letter_with_stacked_accents_is_refused_with_the_count():
+    """Issue 24: a letter with 39 stacked accents is refused; the message names the count."""
+    message = refused("razzia", ["Bob", "A" + "\u0301" * 39], "stacks 39 accents")
+    assert "player 2" in message and "at most 4" in message
+
+
+@pytest.mark.parametrize("name", ["Việt", "Nguyễn Thị Ánh", "שָׁלוֹם", "བསྒྲུབས", "Z" + "\u0301" * 4])
+def test_real_names_with_several_marks_on_a_letter_are_accepted(name):
+    """Vietnamese, pointed Hebrew and Tibetan stack up to 4 marks; they are names."""
+    assert new_table("razzia", [name, "Bob"])["players"][0]["name"] == unicodedata.normalize(
+        "NFC", name
+    )
+
+
+def test_the_skeleton_is_the_standards():
+    """UTS #39: skeleton = NFD, prototypes from confusables.txt, NFD again."""
+    from scoring.confusables import skeleton
+
+    assert skeleton("\u0410nn") == skeleton("\u0391nn") == "Ann"
+    assert skeleton("paypal") == skeleton("\u0440\u0430ypal")
+    assert skeleton("m") == "rn"
+    assert skeleton("ě") == unicodedata.normalize("NFD", "ĕ")  # caron looks like breve
 
 
 # --- the rule's parts ------------------------------------------------------------------------
@@ -281,3 +332,16 @@ def test_legacy_label_is_stored_in_nfc():
     move = {"type": "legacy", "seat": 0, "action": "add", "label": " Mly\u0301n ", "value": 5}
     after = club.apply(state, move)
     assert after["players"][0]["legacy"]["properties"][0]["label"] == "Mlýn"
+
+
+@pytest.mark.parametrize("kind", SHEETS)
+def test_sheet_look_alikes_blanks_and_stacked_accents_are_refused(kind):
+    """The calculators use the same rule: Cyrillic look-alike, blank-only, stacked accents."""
+    sheet, path = SHEETS[kind]
+    with pytest.raises(InvalidSheet, match="same name"):
+        score_sheet(renamed(sheet, "Bob", "B\u043eb"))  # Cyrillic o
+    with pytest.raises(InvalidSheet, match="non-empty"):
+        score_sheet(renamed(sheet, "\u2800"))
+    with pytest.raises(InvalidSheet) as caught:
+        score_sheet(renamed(sheet, "e" + "\u0300" * 12))
+    assert str(caught.value).startswith(f"{path}: ") and "stacks 12 accents" in str(caught.value)

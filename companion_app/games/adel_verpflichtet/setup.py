@@ -163,6 +163,7 @@ NAME_REFUSALS = {
     names.SEAT_SAME,
     names.SEAT_EMPTY,
     names.SEAT_TOO_LONG,
+    names.SEAT_STACKED,
     names.NOT_A_LIST,
     PLAYER_COUNT,
 }

@@ -1,8 +1,10 @@
 """Who follows what: followed tables (watches), their groups of streams, and the count.
 
-A group is every stream of one page of one table in one language through one host: the hub
-renders its page once per change for all of them (`live/renders.py`). Plain bookkeeping on
-the event loop; nothing here renders or waits.
+A group is every stream of one page of one table in one language reached at one canonical
+address (`guard.canonical_root`: the address the page links to, never the raw Host header,
+so a port or spelling variant of Host cannot make a group of its own): the hub renders its
+page once per change for all of them (`live/renders.py`). Plain bookkeeping on the event
+loop; nothing here renders or waits.
 """
 
 import asyncio
@@ -11,12 +13,12 @@ from dataclasses import dataclass, field
 from companion_app.server.live.pages import PANEL_PAGES
 from companion_app.server.live.stream import Subscriber
 
-GroupKey = tuple[str, str, str]  # (page, language, host)
+GroupKey = tuple[str, str, str]  # (page, language, canonical address)
 
 
 @dataclass(eq=False)
 class Group:
-    """Subscribers of one page of one table in one language through one host."""
+    """Subscribers of one page of one table in one language at one canonical address."""
 
     table_id: str
     page: str

@@ -1,10 +1,10 @@
 """The live hub: every open page follows its table through one event stream, held threadless.
 
 Runs on the server front's event loop (`server/asgi.py`). Subscribers are grouped by (table,
-page, language, host) (`live/groups.py`); when a table changes, each group's page is rendered
-ONCE, as a plain viewer, in a small thread pool, and the same bytes go to every subscriber of
-the group (`live/renders.py`). Pages with the box panel also get frames and the bridge status
-(`live/panel.py`). This module decides when: it notices changes and runs the rounds.
+page, language, canonical address) (`live/groups.py`); when a table changes, each group's page
+is rendered ONCE, as a plain viewer, in a small thread pool, and the same bytes go to every
+subscriber of the group (`live/renders.py`). Pages with the box panel also get frames and the
+bridge status (`live/panel.py`). This module decides when: it notices changes and runs the rounds.
 
 Changes are noticed through the app's ChangeFeed (a listener hands each notification to the
 loop) and, for writes by other processes, by re-reading every followed table's live version
@@ -195,7 +195,11 @@ class LiveHub:
         return self.followers.groups_of(table_id, panel_only)
 
     async def subscribe(self, table_id: str, page: str, lang: str, host: str) -> Subscriber:
-        """A new stream of `page` of the table; its first event is the page as it is now."""
+        """A new stream of `page` of the table; its first event is the page as it is now.
+
+        `host` is the canonical address the page links to (`guard.canonical_root`), never a
+        raw Host header: the front computes it, so variants share one group.
+        """
         if self.closed:
             raise Refused(UNAVAILABLE, "The companion is stopping.")
         if self.viewers >= self.max_viewers:

@@ -11,11 +11,13 @@ then repeats it). docs/live.md has the whole design.
 
 `render` is how the hub (`live/hub.py` and `live/renders.py`) renders a page once for every
 viewer of a group: a plain GET through the whole WSGI app as a viewer (no cookies, never this
-computer, the language as Accept-Language), cut down to what `<main>` holds.
+computer, the language as Accept-Language, the group's canonical address as its Host), cut
+down to what `<main>` holds.
 """
 
 import re
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from flask import Flask, g, request
 from werkzeug.test import EnvironBuilder, run_wsgi_app
@@ -148,8 +150,11 @@ def main_of(page: str) -> tuple[str | None, str | None]:
     return (version.group(1) if version else None), page[opening.end() : end]
 
 
-def render(app: Flask, table_id: str, page: str, lang: str, host: str) -> Rendered:
-    """Render one live page as a viewer in `lang` for `host` (call in a worker thread)."""
+def render(app: Flask, table_id: str, page: str, lang: str, root: str) -> Rendered:
+    """Render one live page as a viewer in `lang`, reached at the canonical address `root`
+    (`guard.canonical_root`, so its links point where its group's phones reached us);
+    call in a worker thread."""
+    host = urlsplit(root).netloc or root
     status, body, content_type = internal_get(
         app, page_path(app, table_id, page), lang=lang, host=host
     )

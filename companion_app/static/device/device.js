@@ -131,9 +131,20 @@
       badge.textContent = text.badge[state].replace("{programs}", programs.join(", "));
       if (state === "connected") unfold(); // a box plugged in: show what it shows
       var followed = status.followed === data.table;
+      paintOwner(status.followed);
       if (!follow) return;  // a viewer's panel has no follow button
       follow.setAttribute("aria-pressed", String(followed));
       follow.textContent = followed ? text.followed : text.follow;
+    }
+
+    // Which table the box shows and who may move it, when the bridge's status says it moved.
+    function paintOwner(followed) {
+      var owner = root.querySelector(".device-owner");
+      if (!owner || followed === undefined) return;
+      var state = followed === data.table ? "this" : followed ? "other" : "free";
+      if (owner.dataset.state === state) return;  // the page's own sentence names the table
+      owner.dataset.state = state;
+      owner.textContent = text.owner[state];
     }
 
     async function act(method, url, body) {

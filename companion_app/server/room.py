@@ -1,0 +1,208 @@
+"""The room's shares: what one device on the LAN may hold of the server, and the log of refusals.
+
+A club night is 20 tables and about 100 phones on one open Wi-Fi; a phone's browser opens at
+most 6 connections to the companion and one live stream per open page. Each client address
+(an IPv6 client by its /64 network, since a phone may use several privacy addresses) has its
+own share of connections, live streams and held long polls; past its share it is refused,
+however the server is doing. The last part of each total is kept for the box's bridge (its
+device key) and devices with edit rights on the table they follow, so no crowd of viewers
+can push them out. This computer (loopback, when it counts as host of every table) needs no
+share: it owns the database. docs/security.md gives the numbers and why.
+
+Refusals are logged at most once per kind every LOG_EVERY_S, with how many were left out, so
+a flood of connections can never flood the log.
+"""
+
+import ipaddress
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from flask import Flask
+
+log = logging.getLogger("companion.room")
+
+#: Connections one address may hold at once: a browser opens up to 6 per host, a phone may
+#: run two (the QR scanner's and its own), plus streams and polls below.
+CONNECTIONS_PER_ADDRESS = 32
+#: Live pages one address may follow at once (a stream per open tab).
+STREAMS_PER_ADDRESS = 16
+#: Device long polls one address may hold at once (a bridge holds one).
+POLLS_PER_ADDRESS = 8
+#: Connections in all: below the open-files limit, minus FD_RESERVE for the database,
+#: threads, logs and the serial port.
+MAX_CONNECTIONS = 3000
+FD_RESERVE = 256
+#: Of the totals (LIVE_MAX_VIEWERS, LIVE_MAX_POLLS, connections), kept for requests with
+#: rights: the box bridge's key, edit rights on the table, this computer.
+RESERVED_CONNECTIONS = 200
+RESERVED_STREAMS = 100
+RESERVED_POLLS = 50
+#: Seconds between two log lines about the same kind of refusal.
+LOG_EVERY_S = 10.0
+TOO_MANY, UNAVAILABLE = 429, 503
+
+PER_ADDRESS = {
+    "connection": "This device already holds {limit} connections to the companion, the most "
+    "one device may; close some of its tabs.",
+    "stream": "This device already follows {limit} live pages, the most one device may; close "
+    "a tab of the companion and this page follows again.",
+    "poll": "This device already holds {limit} long polls, the most one device may; try again "
+    "when one has been answered.",
+}
+FULL = {
+    "connection": "The companion has all the connections it can hold; try again shortly.",
+    "stream": "Too many live pages are open; trying again shortly.",
+    "poll": "Too many long polls are waiting; try again shortly.",
+}
+
+
+class Refusal(Exception):
+    """A share refused: the HTTP status and the sentence."""
+
+    def __init__(self, status: int, message: str) -> None:
+        """The status (429 past the address's share, 503 when the room is full)."""
+        self.status = status
+        super().__init__(message)
+
+
+def share_of(address: str) -> str:
+    """The key an address's share is counted under: IPv4 itself, IPv6 by its /64 network."""
+    try:
+        ip = ipaddress.ip_address(address.partition("%")[0])
+    except ValueError:
+        return address
+    if ip.version == 6:
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+class RefusalLog:
+    """At most one log line per kind every `every_s`, saying how many were not logged."""
+
+    def __init__(self, every_s: float = LOG_EVERY_S, clock: Callable[[], float] = time.monotonic):
+        """Nothing logged yet."""
+        self.every_s = every_s
+        self.clock = clock
+        self.last: dict[str, tuple[float, int]] = {}
+
+    def note(self, kind: str, message: str, emit: Callable[[str], None] | None = None) -> bool:
+        """Log `message` unless `kind` was logged within `every_s` (then count it): logged?"""
+        now = self.clock()
+        last, skipped = self.last.get(kind, (None, 0))
+        if last is not None and now - last < self.every_s:
+            self.last[kind] = (last, skipped + 1)
+            return False
+        if skipped:
+            message += f" ({skipped} more like it in the last {now - last:.0f} s)"
+        self.last[kind] = (now, 0)
+        (emit or log.warning)(message)
+        return True
+
+
+@dataclass
+class Shares:
+    """One kind of held thing (connections, streams, polls): counted per address and in all."""
+
+    kind: str
+    per_address: int
+    total: int
+    reserved: int
+    held: dict[str, int] = field(default_factory=dict)
+    count: int = 0
+
+    def take(self, share: str, *, trusted: bool, privileged: Callable[[], bool]) -> None:
+        """Count one more for `share`, or raise Refusal (nothing counted).
+
+        `trusted` (this computer) needs no share and may use the reserved room; `privileged()`
+        (asked only when the open room is full) may use the reserved room within its share.
+        """
+        if self.count >= self.total:
+            raise Refusal(UNAVAILABLE, FULL[self.kind])
+        if not trusted:
+            if self.held.get(share, 0) >= self.per_address:
+                raise Refusal(TOO_MANY, PER_ADDRESS[self.kind].format(limit=self.per_address))
+            if self.count >= self.total - self.reserved and not privileged():
+                raise Refusal(UNAVAILABLE, FULL[self.kind])
+        self.held[share] = self.held.get(share, 0) + 1
+        self.count += 1
+
+    def give_back(self, share: str) -> None:
+        """One fewer for `share`."""
+        left = self.held.get(share, 0) - 1
+        if left > 0:
+            self.held[share] = left
+        else:
+            self.held.pop(share, None)
+        self.count = max(0, self.count - 1)
+
+
+def open_files_limit() -> int | None:
+    """The soft limit of open files, where the system has one (None on Windows)."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
+def connection_cap(app: Flask) -> int:
+    """Connections in all: the config's, or MAX_CONNECTIONS, below the open-files limit."""
+    configured = int(app.config.get("ROOM_MAX_CONNECTIONS", MAX_CONNECTIONS))
+    limit = open_files_limit()
+    return configured if limit is None else max(1, min(configured, limit - FD_RESERVE))
+
+
+class Room:
+    """The shares of one server front, and its refusal log (made once per Front)."""
+
+    def __init__(self, app: Flask, max_streams: int, max_polls: int) -> None:
+        """Shares sized from the app config (ROOM_* and LIVE_MAX_* override the defaults)."""
+        config = app.config
+        self.app = app
+        total = connection_cap(app)
+        self.connections = Shares(
+            "connection",
+            int(config.get("ROOM_CONNECTIONS_PER_ADDRESS", CONNECTIONS_PER_ADDRESS)),
+            total,
+            min(total // 4, int(config.get("ROOM_RESERVED_CONNECTIONS", RESERVED_CONNECTIONS))),
+        )
+        self.streams = Shares(
+            "stream",
+            int(config.get("ROOM_STREAMS_PER_ADDRESS", STREAMS_PER_ADDRESS)),
+            max_streams,
+            min(max_streams // 4, int(config.get("ROOM_RESERVED_STREAMS", RESERVED_STREAMS))),
+        )
+        self.polls = Shares(
+            "poll",
+            int(config.get("ROOM_POLLS_PER_ADDRESS", POLLS_PER_ADDRESS)),
+            max_polls,
+            min(max_polls // 4, int(config.get("ROOM_RESERVED_POLLS", RESERVED_POLLS))),
+        )
+        self.log = RefusalLog(float(config.get("ROOM_LOG_EVERY_S", LOG_EVERY_S)))
+
+    def trusted(self, address: str) -> bool:
+        """True for this computer when it counts as host of every table (docs/security.md)."""
+        if not self.app.config.get("LOCAL_IS_HOST", True):
+            return False
+        try:
+            return ipaddress.ip_address(address.partition("%")[0]).is_loopback
+        except ValueError:
+            return False
+
+    def take(self, shares: Shares, address: str, privileged: Callable[[], bool]) -> str:
+        """Take one of `shares` for `address` (its share key), or raise Refusal and log it."""
+        share = share_of(address)
+        try:
+            shares.take(share, trusted=self.trusted(address), privileged=privileged)
+        except Refusal as refused:
+            self.log.note(
+                f"{shares.kind}:{refused.status}",
+                f"Refused a {shares.kind} from {address[:64]}: {refused}",
+            )
+            raise
+        return share
