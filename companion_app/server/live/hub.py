@@ -150,7 +150,7 @@ class LiveHub:
         versions: dict[str, str | None] = {}
         for table_id in tables:
             try:
-                versions[table_id] = pages.live_version(table_id)
+                versions[table_id] = pages.watched_version(table_id)
             except TableNotFound:
                 versions[table_id] = None
         etags: dict[PollKey, str | None] = {}
