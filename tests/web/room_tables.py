@@ -54,13 +54,16 @@ def lock_in(table_id: str, state: dict, rules) -> None:
             reveals.press(table_id, reveal.id, seat)
 
 
-def play_on(table_id: str, moves: int, rng: random.Random, adel: AdelTable | None = None):
-    """Play up to `moves` random legal moves (fewer if the game ends); the table after them."""
+def play_on(
+    table_id: str, moves: int, rng: random.Random, adel: AdelTable | None = None, stop=None
+):
+    """Play up to `moves` random legal moves (fewer if the game ends, or once `stop(state)`
+    holds); the table after them."""
     store = get_store()
     table = store.get(table_id)
     rules = get_game(table.game)
     for _ in range(moves):
-        if rules.summary(table.state)["finished"]:
+        if rules.summary(table.state)["finished"] or (stop is not None and stop(table.state)):
             break
         move = MOVES[table.game](table.state, rng)
         if adel is not None:
@@ -73,12 +76,13 @@ def play_on(table_id: str, moves: int, rng: random.Random, adel: AdelTable | Non
     return table
 
 
-def seeded(game: str, count: int, moves: int, seed: int = 1):
-    """A new table of `game` with `count` players after up to `moves` random moves (app context)."""
+def seeded(game: str, count: int, moves: int, seed: int = 1, stop=None):
+    """A new table of `game` with `count` players after up to `moves` random moves, or until
+    `stop(state)` holds (in an app context)."""
     rng = random.Random(seed)
     setup, adel = setup_for(game, count, rng)
     table = get_store().create_table(game, setup)
-    return play_on(table.id, moves, rng, adel)
+    return play_on(table.id, moves, rng, adel, stop)
 
 
 def finished(game: str, count: int, seed: int = 1):
