@@ -65,7 +65,8 @@ def play_on(
     for _ in range(moves):
         if rules.summary(table.state)["finished"] or (stop is not None and stop(table.state)):
             break
-        move = MOVES[table.game](table.state, rng)
+        # Random outcomes drawn here, from `rng`, so a seed always plays the same game.
+        move = rules.complete_move(table.state, MOVES[table.game](table.state, rng), rng)
         if adel is not None:
             if move["type"] == "buy":
                 pile = adel.hidden[move["pile"]]

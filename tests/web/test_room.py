@@ -166,7 +166,7 @@ def test_a_secret_choice_names_who_is_still_choosing(app):
 def test_thieves_guild_with_nine_players_splits_its_lines_in_two(app):
     """RULES.md §3: 3-9 players; gold is public, the cards in hand are not."""
     with app.app_context():
-        table = seed.seeded("thieves_guild", 9, 12)
+        table = seed.seeded("thieves_guild", 9, 12, stop=lambda state: state["phase"] == "ending")
     tile = tiles(app)[table.id]
     assert 'class="tile-standings split"' in tile
     assert [line[0] for line in lines(tile)] == seed.NAMES[:9]
