@@ -1,184 +1,83 @@
 """The room display (`/room`): every table in play on one screen, readable from across the room.
 
 Read-only and open to everyone, like a table's view-only page, less what the players keep
-hidden (`scoring.public_standings`: no hidden total while a game runs; a finished game shows
-its results). Live through the hub like the table pages: one render per change for every
-screen showing it (docs/live.md "The room display"). Up to PAGE_SIZE tables share a screen;
-more are split into pages that `static/room.js` turns every ROTATE_S seconds.
+hidden (`web/room_tiles.py`). Live through the hub like the table pages: one render per change
+for every screen showing it (docs/live.md "The room display"), and within that render only
+the tile of the table that changed is drawn again (`TileCache`). Up to PAGE_SIZE tables share
+a screen; more are split into pages that `static/room.js` turns every ROTATE_S seconds.
 """
 
 import math
-from dataclasses import dataclass, field
+import threading
+from collections import OrderedDict
 
-from flask import render_template
-from flask_babel import format_decimal, gettext
+from flask import current_app, render_template
+from flask_babel import get_locale
+from markupsafe import Markup
 
-from companion_app.games import VIEWS, room, view_for
-from companion_app.i18n import MINUS
-from companion_app.store import Table, get_store, reveals
-from companion_app.store.reveal_gate import pending_seats
+from companion_app.games import VIEWS
+from companion_app.store import Table, reveals
 from companion_app.store.room import room_tables
-from scoring.games import get_game
-from scoring.public_standings import public_standings
+from companion_app.web.room_tiles import tile
 
 #: Most tables on one screen: six tiles of 3 x 2 keep the text readable from 3-4 m.
 PAGE_SIZE = 6
 #: Seconds each page stays on the screen when the tables need more than one.
 ROTATE_S = 15
-#: More players than this split a tile's standings into two columns (Cech zlodějů seats 9).
-SPLIT_AFTER = 5
 #: Tiles on a page -> (columns, rows) of its grid.
 LAYOUTS = {1: (1, 1), 2: (2, 1), 3: (3, 1), 4: (2, 2), 5: (3, 2), 6: (3, 2)}
-EMPTY = "–"
-#: The rules' `actions(state)` keys naming the one seat the table waits for.
-ACTING_KEYS = ("actor", "buyer", "owner")
+#: Drawn tiles kept (a table in each language, with room to spare).
+TILE_CACHE_SIZE = 512
+_EXTENSION = "companion_room_tiles"
 
 
-@dataclass(frozen=True)
-class Line:
-    """One player's line on a tile: name, the numbers shown, and what marks it."""
+class TileCache:
+    """Drawn tiles by (table, version, reveal tag, language): all a tile shows depends on.
 
-    name: str
-    values: list[str]
-    acting: bool = False
-    choosing: bool = False
-    rank: int | None = None
-    winner: bool = False
-
-
-@dataclass(frozen=True)
-class Tile:
-    """One table as the room display shows it."""
-
-    table_id: str
-    version: int
-    title: str
-    round: str
-    phase: str
-    status: str | None
-    police: tuple[int, int] | None
-    columns: list[str]
-    lines: list[Line]
-    hidden: list[str]
-    note: str | None
-    last_move: str | None
-    finished: bool
-    winners: list[str] = field(default_factory=list)
-
-    @property
-    def halves(self) -> list[list[Line]]:
-        """The lines in one column, or two when the table seats more than SPLIT_AFTER."""
-        if len(self.lines) <= SPLIT_AFTER:
-            return [self.lines]
-        half = math.ceil(len(self.lines) / 2)
-        return [self.lines[:half], self.lines[half:]]
-
-
-def _number(value: int | None) -> str:
-    """A standings number with the locale's digit grouping and a true minus (– for none)."""
-    if value is None:
-        return EMPTY
-    return MINUS + format_decimal(-value) if value < 0 else format_decimal(value)
-
-
-def _waiting(table: Table, rules) -> tuple[str | None, list[int]]:
-    """A secret choice the table waits for: (sentence, the seats still choosing), or (None, [])."""
-    state = table.state
-    reveal = reveals.current(table.id)
-    choosing = pending_seats(rules, state)
-    if not choosing and (reveal is None or reveal.revealed):
-        return None, []
-    seats = choosing or reveal.seats
-    covered = reveal is not None and all(seat in reveal.seats for seat in seats)
-    waiting = [seat for seat in seats if not (covered and seat in reveal.locked)]
-    if not waiting:
-        return gettext("Everyone has locked in: the choices are being entered"), []
-    names = ", ".join(state["players"][seat]["name"] for seat in waiting)
-    return gettext("Choosing in secret: waiting for %(names)s", names=names), waiting
-
-
-def _status(table: Table, rules, actions: dict) -> tuple[str | None, list[int]]:
-    """Who or what the table waits for, and the seats to mark."""
-    sentence, seats = _waiting(table, rules)
-    if sentence is not None:
-        return sentence, seats
-    seat = next((actions[key] for key in ACTING_KEYS if actions.get(key) is not None), None)
-    return room.acting(table.state, actions), ([] if seat is None else [seat])
-
-
-def _last_move(table: Table, view) -> str | None:
-    """The table's last move in words (an undo says what it undid)."""
-    entry = get_store().latest_entry(table.id)
-    if entry is None:
-        return None
-    names = [player["name"] for player in table.state["players"]]
-    line = view.describe(entry.move, names)
-    return gettext("Undone: %(move)s", move=line) if entry.kind == "undo" else line
-
-
-def _final_lines(rules, state: dict) -> list[Line]:
-    """A finished game's ranking, best first, with every score (nothing is hidden any more)."""
-    players = sorted(rules.results(state)["players"], key=lambda row: (row["rank"], row["seat"]))
-    return [
-        Line(row["name"], [_number(row["score"])], rank=row["rank"], winner=row["winner"])
-        for row in players
-    ]
-
-
-def _playing_lines(
-    game: str, state: dict, marked: list[int]
-) -> tuple[list[str], list[Line], list[str]]:
-    """(columns, lines in seat order, hidden kinds) of a running game's public standings.
-
-    One marked seat acts; several marked seats are choosing in secret at once.
+    A move bumps its table's version and a lock-in its reveal tag, so after a change the room
+    draws that table's tile again and takes every other from here. Renders run in the hub's
+    threads and Flask's: a lock keeps the order of the least recently used consistent.
     """
-    public = public_standings(game, state)
-    lines = [
-        Line(
-            row["name"],
-            [_number(row["values"][column]) for column in public["columns"]],
-            acting=row["seat"] in marked and len(marked) == 1,
-            choosing=row["seat"] in marked and len(marked) > 1,
-        )
-        for row in public["rows"]
-    ]
-    return public["columns"], lines, public["hidden"]
+
+    def __init__(self, size: int = TILE_CACHE_SIZE) -> None:
+        """An empty cache of at most `size` tiles."""
+        self.size = size
+        self.tiles: OrderedDict[tuple, Markup] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple) -> Markup | None:
+        """The tile drawn for `key`, or None."""
+        with self.lock:
+            found = self.tiles.get(key)
+            if found is not None:
+                self.tiles.move_to_end(key)
+            return found
+
+    def put(self, key: tuple, drawn: Markup) -> None:
+        """Keep a drawn tile, forgetting the least recently used beyond `size`."""
+        with self.lock:
+            self.tiles[key] = drawn
+            self.tiles.move_to_end(key)
+            while len(self.tiles) > self.size:
+                self.tiles.popitem(last=False)
 
 
-def tile(table: Table) -> Tile:
-    """What the room display shows of one table."""
-    rules, view = get_game(table.game), view_for(table.game)
-    state = table.state
-    summary = rules.summary(state)
-    finished = bool(summary["finished"])
-    status, marked, police = None, [], None
-    if finished:
-        columns, lines, hidden = ["score"], _final_lines(rules, state), []
-    else:
-        status, marked = _status(table, rules, rules.actions(state))
-        columns, lines, hidden = _playing_lines(table.game, state, marked)
-        if "police" not in getattr(view, "LED_LABELS", {}):  # the game's police, on the box
-            display = rules.device_display(state)
-            police = (display["police"], display["limit"])
-    return Tile(
-        table_id=table.id,
-        version=table.version,
-        title=str(view.TITLE),
-        round=room.round_text(table.game, summary),
-        phase=view.phase_label(summary["phase"]),
-        status=status,
-        police=police,
-        columns=[str(room.COLUMN_LABELS.get(column, column)) for column in columns],
-        lines=lines,
-        hidden=[str(room.HIDDEN[kind]) for kind in hidden],
-        note=None if finished or table.game not in room.NOTES else str(room.NOTES[table.game]),
-        last_move=_last_move(table, view),
-        finished=finished,
-        winners=list(summary["winners"]) if finished else [],
-    )
+def _cache() -> TileCache:
+    """The app's tile cache (made on first use)."""
+    return current_app.extensions.setdefault(_EXTENSION, TileCache())
 
 
-def pages(tiles: list[Tile]) -> list[dict]:
+def drawn_tile(table: Table) -> Markup:
+    """The table's tile as HTML, from the cache unless the table changed since it was drawn."""
+    key = (table.id, table.version, reveals.current_and_tag(table.id)[1], str(get_locale()))
+    found = _cache().get(key)
+    if found is None:
+        found = Markup(render_template("_room_tile.html", tile=tile(table)))
+        _cache().put(key, found)
+    return found
+
+
+def pages(tiles: list) -> list[dict]:
     """The tiles split into as few even pages as PAGE_SIZE allows, each with its grid."""
     if not tiles:
         return []
@@ -194,13 +93,13 @@ def pages(tiles: list[Tile]) -> list[dict]:
 
 def room_display():
     """Every table in play and every game just finished, as tiles (no rights needed)."""
-    tiles = [tile(table) for table in room_tables() if table.game in VIEWS]
-    playing = sum(not each.finished for each in tiles)
+    tables = [table for table in room_tables() if table.game in VIEWS]
+    playing = sum(not table.finished for table in tables)
     return render_template(
         "room.html",
-        pages=pages(tiles),
+        pages=pages([drawn_tile(table) for table in tables]),
         playing=playing,
-        finished=len(tiles) - playing,
+        finished=len(tables) - playing,
         rotate_s=ROTATE_S,
         can_edit=False,  # every screen is a viewer: it takes the hub's one render per change
     )

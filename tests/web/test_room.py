@@ -15,6 +15,7 @@ from companion_app.server.live import pages as live_pages
 from companion_app.store import get_store, reveals
 from companion_app.store.room import room_tables, room_version
 from companion_app.web import room
+from companion_app.web.room_tiles import tile as room_tile
 from tests.web import room_tables as seed
 from tests.web.game_script import ANN, BOB, PLAYERS, SETS
 
@@ -241,6 +242,23 @@ def test_the_room_speaks_czech(app):
     assert found("room-status", tile) == "Na tahu: Bob"
     assert found("room-police", tile).startswith("Policisté 1/7")
     assert lines(tile)[0] == ["Ann", "0", "−5"]
+
+
+def test_after_a_move_only_its_tables_tile_is_drawn_again(app, monkeypatch):
+    """The room's render per change draws one tile; the others come from the tile cache."""
+    drawn = []
+    monkeypatch.setattr(room, "tile", lambda table: drawn.append(table.id) or room_tile(table))
+    tables = [razzia(app, DEAL) for _ in range(5)]
+    first = tiles(app)
+    assert sorted(drawn) == sorted(table.id for table in tables)
+    drawn.clear()
+    with app.app_context():
+        get_store().apply_move(tables[2].id, {"type": "draw", "seat": ANN, "card": "ring"}, 1)
+    second = tiles(app)
+    assert drawn == [tables[2].id]
+    assert [key for key in first if first[key] != second[key]] == [tables[2].id]
+    tiles(app, "cs")  # another language draws its own tiles
+    assert len(drawn) == 1 + len(tables)
 
 
 def test_tables_that_do_not_fit_are_split_into_even_pages():

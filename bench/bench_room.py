@@ -1,0 +1,294 @@
+"""Benchmark: a club night: 20 tables in play, 200 live viewers, a quarter on the room display.
+
+Run from the repository root:  .venv/bin/python -m bench.bench_room   (about 4 minutes)
+
+Starts the real `companion serve` on a temporary instance with TABLES Razzia! tables, then
+moves on them in turn, MOVES_PER_S moves a second (each table every 10 s by default), in
+alternating blocks: moves nobody watches, and moves while VIEWERS live streams are open
+(`/live/room?lang=...` for a quarter, the rest on the tables' pages, spread over the tables,
+the four table pages and both languages) from a second process. It reports:
+
+- move -> seen: from sending a move's POST until a viewer has it: a table page's viewer
+  when its update carries the move's version, a room viewer when the tile of that table
+  shows that version; every move and every viewer following its table (all room viewers);
+- the move POST's p50 and p99 with viewers, as a ratio to the same with nobody watching;
+- the server's CPU time per move, with viewers against nobody watching (Linux);
+- errors: streams refused or ended, moves a viewer never saw.
+
+Every figure is a ratio to a baseline of the same run, or, for move -> seen, an absolute
+time next to its target (bench/README.md).
+"""
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.bench_viewers import HOST, START_TIMEOUT_S, Table, percentile, start_server
+from bench.longest_game import longest_game
+
+REPO = Path(__file__).resolve().parents[1]
+TABLES = 20
+VIEWERS = 200
+#: One viewer in ROOM_EVERY is on the room display.
+ROOM_EVERY = 4
+MOVES = 120
+MOVES_PER_S = 2.0
+#: Moves in a row before switching between watched and not watched.
+BLOCK = 20
+PAGES = ("table", "history", "device", "results")
+LANGS = ("cs", "en")
+#: After the last move of a block, how long viewers may take to see it before it is missed.
+SETTLE_S = 3.0
+TARGET_SEEN_P99_MS = 500
+TARGET_POST_RATIO = 2.0
+_VERSION = re.compile(rb'"version":"(\d+)\.')
+_TILE = re.compile(rb'data-table=\\"(\w+)\\" data-version=\\"(\d+)\\"')
+
+
+# -- the viewers (a process of their own) ----------------------------------------------------
+
+
+def viewer_plan(tables: list[str], count: int) -> list[dict]:
+    """What each viewer follows: the room (every ROOM_EVERY-th), else a page of a table."""
+    plan = []
+    for index in range(count):
+        lang = LANGS[index % len(LANGS)]
+        if index % ROOM_EVERY == 0:
+            plan.append({"path": f"/live/room?lang={lang}", "table": None})
+            continue
+        table = tables[index % len(tables)]
+        page = PAGES[(index // len(tables)) % len(PAGES)]
+        plan.append({"path": f"/live/tables/{table}?page={page}&lang={lang}", "table": table})
+    return plan
+
+
+def note_update(event: bytes, table: str | None, seen: dict) -> None:
+    """Note when this viewer first had each (table, version) an update event shows."""
+    now = time.monotonic()
+    if table is not None:
+        found = _VERSION.search(event, 0, 200)
+        seen.setdefault(table, {}).setdefault(int(found.group(1)), now)
+        return
+    for shown, version in _TILE.findall(event):
+        seen.setdefault(shown.decode(), {}).setdefault(int(version), now)
+
+
+async def watch(port: int, spec: dict, seen: dict, ready) -> None:
+    """One viewer: open the stream as EventSource does and note every update's arrival."""
+    reader, writer = await asyncio.open_connection(HOST, port)
+    request = (
+        f"GET {spec['path']} HTTP/1.1\r\nHost: {HOST}:{port}\r\nAccept: text/event-stream\r\n"
+        "Cache-Control: no-cache\r\n\r\n"
+    )
+    writer.write(request.encode())
+    try:
+        head = await reader.readuntil(b"\r\n\r\n")
+        if not head.startswith(b"HTTP/1.1 200"):
+            raise RuntimeError(head.split(b"\r\n")[0].decode())
+        buffer = b""
+        while True:
+            size = int((await reader.readline()).strip() or b"0", 16)
+            if size == 0:
+                return  # the server ended the stream
+            buffer += (await reader.readexactly(size + 2))[:-2]
+            *events, buffer = buffer.split(b"\n\n")
+            for event in events:
+                if event.startswith(b"event: update"):
+                    note_update(event, spec["table"], seen)
+                    if not ready.done():
+                        ready.set_result(None)
+    finally:
+        writer.close()
+
+
+async def viewers_main(port: int, plan: list[dict]) -> dict:
+    """Open every planned viewer, say "ready", then watch until "stop" arrives on stdin."""
+    seen = [dict() for _ in plan]
+    loop = asyncio.get_running_loop()
+    readies = [loop.create_future() for _ in plan]
+    tasks = [
+        asyncio.create_task(watch(port, spec, seen[i], readies[i])) for i, spec in enumerate(plan)
+    ]
+    await asyncio.wait(readies, timeout=START_TIMEOUT_S)
+    print(f"ready {sum(r.done() for r in readies)}", flush=True)
+    await loop.run_in_executor(None, sys.stdin.readline)  # "stop"
+    errors = [repr(task.exception()) for task in tasks if task.done() and task.exception()]
+    ended_early = sum(task.done() and not task.exception() for task in tasks)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return {"seen": seen, "errors": errors, "ended_early": ended_early}
+
+
+def run_viewers(port: int, plan: list[dict]) -> subprocess.Popen:
+    """The viewers' process, once every viewer has its first page."""
+    command = [sys.executable, "-m", "bench.bench_room", "--watch", str(port)]
+    process = subprocess.Popen(
+        command, cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    process.stdin.write(json.dumps(plan) + "\n")
+    process.stdin.flush()
+    line = process.stdout.readline().split()
+    if line[:1] != ["ready"] or int(line[1]) != len(plan):
+        process.kill()
+        raise RuntimeError(f"only {line} of {len(plan)} viewers got their page")
+    return process
+
+
+# -- the moves and the figures ---------------------------------------------------------------
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """The process's user + system CPU time so far (Linux /proc), or None elsewhere."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def paced_round_robin(tables: list[Table], first: int, count: int) -> list[tuple]:
+    """`count` moves at MOVES_PER_S, table after table: (table id, version, sent, seconds)."""
+    done = []
+    start = time.monotonic()
+    for index in range(count):
+        time.sleep(max(0.0, start + index / MOVES_PER_S - time.monotonic()))
+        table = tables[(first + index) % len(tables)]
+        version, sent, elapsed = table.move()
+        done.append((table.id, version, sent, elapsed))
+    return done
+
+
+def delays(done: list[tuple], plan: list[dict], result: dict) -> tuple[dict, int]:
+    """Move -> seen of every viewer following each move's table, by kind; and the misses."""
+    found: dict[str, list[float]] = {"room": [], "table": []}
+    missed = 0
+    for spec, seen in zip(plan, result["seen"], strict=True):
+        kind = "room" if spec["table"] is None else "table"
+        for table_id, version, sent, _ in done:
+            if spec["table"] not in (None, table_id):
+                continue
+            later = [t for v, t in seen.get(table_id, {}).items() if int(v) >= version]
+            if later:
+                found[kind].append(min(later) - sent)
+            else:
+                missed += 1
+    return found, missed
+
+
+def watched_block(port: int, tables: list[Table], plan: list[dict], first: int) -> dict:
+    """BLOCK paced moves while the planned viewers watch."""
+    watching = run_viewers(port, plan)
+    done = paced_round_robin(tables, first, BLOCK)
+    time.sleep(SETTLE_S)
+    report, _ = watching.communicate("stop\n", timeout=START_TIMEOUT_S)
+    result = json.loads(report)
+    found, missed = delays(done, plan, result)
+    return {
+        **found,
+        "post": [elapsed for *_, elapsed in done],
+        "errors": len(result["errors"]) + result["ended_early"] + missed,
+        "error_kinds": result["errors"][:3],
+    }
+
+
+def club_night(port: int, server_pid: int, viewers: int, moves: int) -> dict:
+    """Alternating blocks of moves nobody watches and moves the viewers watch."""
+    game = longest_game()
+    tables = [Table(port, game) for _ in range(TABLES)]
+    for table in tables:
+        table.move()  # the deal; also warms up imports, caches and renders
+    plan = viewer_plan([table.id for table in tables], viewers)
+    figures = {"room": [], "table": [], "post": [], "baseline": [], "errors": 0}
+    figures |= {"error_kinds": [], "cpu_watched": 0.0, "cpu_alone": 0.0}
+    made = 0
+    while made < moves:
+        before = cpu_seconds(server_pid)
+        alone = paced_round_robin(tables, made, BLOCK)
+        middle = cpu_seconds(server_pid)
+        figures["baseline"] += [elapsed for *_, elapsed in alone]
+        found = watched_block(port, tables, plan, made + BLOCK)
+        after = cpu_seconds(server_pid)
+        for key in ("room", "table", "post", "errors", "error_kinds"):
+            figures[key] += found[key]
+        if before is not None:
+            figures["cpu_alone"] += middle - before
+            figures["cpu_watched"] += after - middle
+        made += BLOCK
+    return {**figures, "viewers": viewers, "moves": made}
+
+
+def report(figures: dict) -> None:
+    """Print the figures as a small table."""
+    ms = 1000
+    room, table = figures["room"], figures["table"]
+    seen = room + table
+    rooms = len(range(0, figures["viewers"], ROOM_EVERY))
+    print(
+        f"{TABLES} tables in play, {figures['viewers']} live viewers ({rooms} on /room, the rest"
+        f" on the tables' pages; cs and en) on one `companion serve`, {figures['moves']} moves"
+        f" watched and as many not, {MOVES_PER_S:g} a second"
+    )
+    print(f"{'measure':52} {'ratio':>6}   raw")
+    for label, samples in (("every viewer", seen), ("room viewers", room), ("table pages", table)):
+        print(
+            f"{'move -> seen p50 / p99, ' + label:52} {'':>6}   "
+            f"{statistics.median(samples) * ms:.0f} / {percentile(samples, 99) * ms:.0f} ms"
+            f" (max {max(samples) * ms:.0f} ms; {len(samples)} samples)"
+        )
+    print(f"{'':52} {'':>6}   target: p99 <= {TARGET_SEEN_P99_MS} ms")
+    post, base = figures["post"], figures["baseline"]
+    rows = [
+        (
+            "move POST p50, viewers / nobody watching",
+            statistics.median(post),
+            statistics.median(base),
+        ),
+        ("move POST p99, viewers / nobody watching", percentile(post, 99), percentile(base, 99)),
+    ]
+    for label, value, baseline in rows:
+        print(f"{label:52} {value / baseline:6.2f}   {value * ms:.1f} vs {baseline * ms:.1f} ms")
+    print(f"{'':52} {'':>6}   target: p99 ratio <= {TARGET_POST_RATIO:g}")
+    if figures["cpu_alone"]:
+        per_move = [figures[key] / figures["moves"] * ms for key in ("cpu_watched", "cpu_alone")]
+        print(
+            f"{'server CPU per move, viewers / nobody watching':52}"
+            f" {per_move[0] / per_move[1]:6.2f}   {per_move[0]:.1f} vs {per_move[1]:.1f} ms"
+        )
+    print(f"{'errors (failed or ended streams, missed moves)':52} {figures['errors']:>6}")
+    if figures["error_kinds"]:
+        print("first errors:", *figures["error_kinds"])
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the benchmark (or, with --watch, be the viewers' process)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--viewers", type=int, default=VIEWERS)
+    parser.add_argument("--moves", type=int, default=MOVES)
+    parser.add_argument("--watch", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.watch:
+        plan = json.loads(sys.stdin.readline())
+        print(json.dumps(asyncio.run(viewers_main(int(args.watch), plan))))
+        return
+    with tempfile.TemporaryDirectory() as instance, open(Path(instance) / "serve.log", "wb") as log:
+        server, port = start_server(instance, log)
+        try:
+            figures = club_night(port, server.pid, args.viewers, args.moves)
+        finally:
+            server.terminate()
+            server.wait()
+    report(figures)
+
+
+if __name__ == "__main__":
+    main()
