@@ -43,7 +43,9 @@ MOVES = 120
 MOVES_PER_S = 2.0
 #: Moves in a row before switching between watched and not watched.
 BLOCK = 20
-PAGES = ("table", "history", "device", "results")
+#: The pages a table's viewers open, one after another (6 in 10 on the table page).
+PAGE_ORDER = ("table", "history", "table", "device", "table", "results", "table", "history")
+PAGE_ORDER += ("table", "table")
 LANGS = ("cs", "en")
 #: After the last move of a block, how long viewers may take to see it before it is missed.
 SETTLE_S = 3.0
@@ -57,16 +59,24 @@ _TILE = re.compile(rb'data-table=\\"(\w+)\\" data-version=\\"(\d+)\\"')
 
 
 def viewer_plan(tables: list[str], count: int) -> list[dict]:
-    """What each viewer follows: the room (every ROOM_EVERY-th), else a page of a table."""
+    """What each viewer follows: the room (every ROOM_EVERY-th), else a page of a table.
+
+    Room viewers alternate languages. The others go round the tables; a table's n-th viewer
+    takes the n-th page of PAGE_ORDER (phones mostly on the table page), languages changing
+    every second viewer: 7-8 viewers in 5-6 groups per table.
+    """
     plan = []
     for index in range(count):
-        lang = LANGS[index % len(LANGS)]
         if index % ROOM_EVERY == 0:
+            lang = LANGS[(index // ROOM_EVERY) % len(LANGS)]
             plan.append({"path": f"/live/room?lang={lang}", "table": None})
             continue
-        table = tables[index % len(tables)]
-        page = PAGES[(index // len(tables)) % len(PAGES)]
-        plan.append({"path": f"/live/tables/{table}?page={page}&lang={lang}", "table": table})
+        other = index - index // ROOM_EVERY - 1  # the viewer's number among table viewers
+        seat, rank = other % len(tables), other // len(tables)
+        page = PAGE_ORDER[rank % len(PAGE_ORDER)]
+        lang = LANGS[(rank // 2 + seat) % len(LANGS)]
+        path = f"/live/tables/{tables[seat]}?page={page}&lang={lang}"
+        plan.append({"path": path, "table": tables[seat]})
     return plan
 
 
