@@ -1,7 +1,8 @@
 """The live hub: every open page follows its table through one event stream, held threadless.
 
 Runs on the server front's event loop (`server/asgi.py`). Subscribers are grouped by (table,
-page, language, host) (`live/groups.py`); when a table changes, each group's page is rendered
+page, language, host) (`live/groups.py`; the room display is followed under `pages.ROOM_KEY`,
+its version moving with every table's); when a table changes, each group's page is rendered
 ONCE, as a plain viewer, in a small thread pool, and the same bytes go to every subscriber of
 the group (`live/renders.py`). Pages with the box panel also get frames and the bridge status
 (`live/panel.py`). This module decides when: it notices changes and runs the rounds.
