@@ -16,6 +16,7 @@ COLUMN_LABELS = {
     "points": _l("Points"),
     "this_round": _l("This round"),
     "score": _l("Final score"),
+    "money": _l("Money"),
     "houses": _l("Houses"),
     "checks": _l("Checks"),
     "gold": _l("Gold"),
@@ -31,6 +32,13 @@ HIDDEN = {
     "coins": _l("Coins stay hidden until the end."),
     "check_values": _l("What the checks are worth stays hidden until the end."),
     "hands": _l("The cards in hand stay hidden."),
+}
+#: What a finished game's score is, as a column of the ranking (by default "Final score").
+FINAL_COLUMNS = {
+    "razzia": "points",
+    "for_sale": "money",
+    "thieves_guild": "gold",
+    "adel_verpflichtet": "space",
 }
 #: A line for spectators of a game whose standings read unlike the others.
 NOTES = {"prodigals_club": _l("Each player’s highest score counts; the lowest wins.")}

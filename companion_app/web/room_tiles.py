@@ -155,7 +155,8 @@ def tile(table: Table) -> Tile:
     finished = bool(summary["finished"])
     status, marked, police = None, [], None
     if finished:
-        columns, lines, hidden = ["score"], _final_lines(rules, state), []
+        column = room.FINAL_COLUMNS.get(table.game, "score")
+        columns, lines, hidden = [column], _final_lines(rules, state), []
     else:
         status, marked = _status(table, rules, rules.actions(state))
         columns, lines, hidden = _playing_lines(table.game, state, marked)

@@ -202,6 +202,7 @@ def test_a_finished_game_shows_its_winner_and_every_score_for_a_while(app):
     tile = tiles(app)[table.id]
     winners = [player["name"] for player in room_results(app, table.id) if player["winner"]]
     assert found("room-winner", tile).startswith("Winner")
+    assert '<th scope="col">Money</th>' in tile  # For Sale's score is money (RULES.md §2 "End")
     assert all(name in found("room-winner", tile) for name in winners)
     ranked = sorted(room_results(app, table.id), key=lambda row: (row["rank"], row["seat"]))
     assert lines(tile) == [[f"{row['rank']}. {row['name']}", f"{row['score']:,}"] for row in ranked]
