@@ -73,7 +73,7 @@ def drawn_tile(table: Table) -> Markup:
     found = _cache().get(key)
     if found is None:
         # Runs of white space shown as one space anyway: the room's update to every screen is
-        # a third smaller for it (no <pre> in a tile).
+        # a fifth smaller for it (no <pre> in a tile).
         found = Markup(" ".join(render_template("_room_tile.html", tile=tile(table)).split()))
         _cache().put(key, found)
     return found
