@@ -3,7 +3,8 @@
 Three roads (docs/live.md):
 
 - `GET /live/tables/<id>?page=table|history|device|results&lang=cs|en`: a page's live
-  stream (server-sent events), held on the event loop by the hub (`server/live/hub.py`).
+  stream (server-sent events), held on the event loop by the hub (`server/live/hub.py`);
+  `GET /live/room?lang=cs|en` the room display's.
 - `GET` of a long-polling endpoint with `?wait=<etag>` (`store.changes.long_poll`: the device
   API): the waiting happens here, without a thread; then the request goes to Flask without
   `wait`, so Flask answers at once.
@@ -24,7 +25,14 @@ from werkzeug.exceptions import HTTPException
 from companion_app.server import rights
 from companion_app.server.guard import canonical_root, refused_host
 from companion_app.server.live.hub import DEFAULT_MAX_VIEWERS, LiveHub
-from companion_app.server.live.pages import PAGE_ENDPOINTS, STREAM_PREFIX
+from companion_app.server.live.pages import (
+    ROOM_KEY,
+    ROOM_PAGE,
+    ROOM_STREAM,
+    STREAM_PREFIX,
+    TABLE_PAGES,
+    is_stream,
+)
 from companion_app.server.live.polls import DEFAULT_MAX_POLLS
 from companion_app.server.live.stream import Refused, Subscriber
 from companion_app.server.protocol import RAW_SECURITY_HEADERS
@@ -137,15 +145,13 @@ class Front:
     async def _route(self, scope, receive, send) -> None:
         """Streams to the hub, held polls to the loop, the rest to Flask."""
         path = scope["path"]
-        held = path.startswith(STREAM_PREFIX) or (
-            scope["method"] == "GET" and b"wait=" in scope["query_string"]
-        )
+        held = is_stream(path) or (scope["method"] == "GET" and b"wait=" in scope["query_string"])
         host = _header(scope, b"host")
         refusal = refused_host(self.app, host) if held and host else None
         if refusal:  # DNS rebinding: Flask checks the rest (server/guard.py)
             await _error(send, BAD_REQUEST, refusal)
             return
-        if path.startswith(STREAM_PREFIX):
+        if is_stream(path):
             await self._stream(scope, receive, send)
             return
         if scope["method"] == "GET" and b"wait=" in scope["query_string"]:
@@ -229,14 +235,17 @@ class Front:
     # -- live streams ----------------------------------------------------------------------
 
     def _stream_request(self, scope) -> tuple[str, str, str, str]:
-        """(table, page, language, canonical address) of a stream request, or Refused."""
-        table_id = scope["path"][len(STREAM_PREFIX) :]
-        if not _TABLE_ID.fullmatch(table_id):
-            raise Refused(NOT_FOUND, f"There is nothing at {scope['path'][:80]}.")
+        """(table or ROOM_KEY, page, language, canonical address) of a stream, or Refused."""
         query = dict(parse_qsl(scope["query_string"].decode("latin-1")))
-        page = query.get("page", "")
-        if page not in PAGE_ENDPOINTS:
-            raise Refused(BAD_REQUEST, f"page must be one of {', '.join(PAGE_ENDPOINTS)}.")
+        if scope["path"] == ROOM_STREAM:
+            table_id, page = ROOM_KEY, ROOM_PAGE
+        else:
+            table_id = scope["path"][len(STREAM_PREFIX) :]
+            if not _TABLE_ID.fullmatch(table_id):
+                raise Refused(NOT_FOUND, f"There is nothing at {scope['path'][:80]}.")
+            page = query.get("page", "")
+            if page not in TABLE_PAGES:
+                raise Refused(BAD_REQUEST, f"page must be one of {', '.join(TABLE_PAGES)}.")
         languages = self.app.config["LANGUAGES"]
         lang = query.get("lang") or self.app.config["BABEL_DEFAULT_LOCALE"]
         if lang not in languages:

@@ -177,6 +177,45 @@ class Store:
         ).fetchall()
         return [self._table(conn, row) for row in rows]
 
+    def list_recent(self, playing_since: str, finished_since: str) -> list[Table]:
+        """Tables not abandoned that moved since `playing_since` (in play) or `finished_since`
+        (finished), as sortable UTC text; oldest first (the room display's tables)."""
+        conn = db.get_db()
+        rows = conn.execute(
+            f"SELECT {_TABLE_COLUMNS} FROM tables"
+            " WHERE id NOT IN (SELECT table_id FROM abandoned_tables)"
+            " AND updated_at >= CASE WHEN finished THEN ? ELSE ? END"
+            " ORDER BY created_at, id",
+            (finished_since, playing_since),
+        ).fetchall()
+        return [self._table(conn, row) for row in rows]
+
+    def latest_entry(self, table_id: str) -> LogEntry | None:
+        """The table's newest log entry (None before any move); for an undo, `move` is the
+        move it undid."""
+        row = (
+            db.get_db()
+            .execute(
+                "SELECT entry.seq, entry.kind, COALESCE(entry.move_json, undone.move_json)"
+                " AS move_json, entry.undoes, entry.created_at FROM log AS entry"
+                " LEFT JOIN log AS undone"
+                " ON undone.table_id = entry.table_id AND undone.seq = entry.undoes"
+                " WHERE entry.table_id = ? ORDER BY entry.seq DESC LIMIT 1",
+                (table_id,),
+            )
+            .fetchone()
+        )
+        if row is None:
+            return None
+        return LogEntry(
+            seq=row["seq"],
+            kind=row["kind"],
+            move=None if row["move_json"] is None else stored_json.loads(row["move_json"]),
+            undone=False,
+            undoes=row["undoes"],
+            created_at=datetime.fromisoformat(row["created_at"]),
+        )
+
     def abandon(self, table_id: str) -> Table:
         """Give up an unfinished table: its log stays, it leaves the lists and takes no moves."""
         conn = db.get_db()

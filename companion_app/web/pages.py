@@ -6,7 +6,7 @@ from companion_app import i18n
 from companion_app.games import VIEWS, view_for
 from companion_app.i18n import labels
 from companion_app.server.guard import local_target
-from companion_app.web import home, results, score, secrecy, tables
+from companion_app.web import home, results, room, score, secrecy, tables
 from scoring.secrecy import is_hidden
 
 bp = Blueprint("web", __name__)
@@ -57,6 +57,7 @@ bp.add_url_rule("/r/<table_id>", "bgstats_link", results.bgstats_link)
 bp.add_url_rule("/history", "games_history", results.games_history)
 bp.add_url_rule("/history.csv", "history_csv", results.history_csv)
 bp.add_url_rule("/score", "score", score.choose_calculator)
+bp.add_url_rule("/room", "room", room.room_display)
 
 #: The games' score-sheet calculators: arithmetic on the posted sheet, nothing is stored.
 CALCULATORS: tuple[str, ...] = ()

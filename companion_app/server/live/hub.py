@@ -1,10 +1,12 @@
 """The live hub: every open page follows its table through one event stream, held threadless.
 
 Runs on the server front's event loop (`server/asgi.py`). Subscribers are grouped by (table,
-page, language, canonical address) (`live/groups.py`); when a table changes, each group's page
-is rendered ONCE, as a plain viewer, in a small thread pool, and the same bytes go to every
-subscriber of the group (`live/renders.py`). Pages with the box panel also get frames and the
-bridge status (`live/panel.py`). This module decides when: it notices changes and runs the rounds.
+page, language, canonical address) (`live/groups.py`; the room display is followed under
+`pages.ROOM_KEY`, its version moving with every table's); when a table changes, each group's
+page is rendered ONCE, as a plain viewer, in a small thread pool, and the same bytes go to
+every subscriber of the group (`live/renders.py`). Pages with the box panel also get frames
+and the bridge status (`live/panel.py`). This module decides when: it notices changes and runs
+the rounds.
 
 Changes are noticed through the app's ChangeFeed (a listener hands each notification to the
 loop) and, for writes by other processes, by re-reading every followed table's live version
@@ -150,7 +152,7 @@ class LiveHub:
         versions: dict[str, str | None] = {}
         for table_id in tables:
             try:
-                versions[table_id] = pages.live_version(table_id)
+                versions[table_id] = pages.watched_version(table_id)
             except TableNotFound:
                 versions[table_id] = None
         etags: dict[PollKey, str | None] = {}

@@ -9,6 +9,10 @@ turns the last 0 into 1, and nothing changes after that). It is read before the 
 so a page is never labelled newer than what it shows (at worst older, and the next update
 then repeats it). docs/live.md has the whole design.
 
+The room display (`/room`) is one more live page, not of one table: it is followed under
+ROOM_KEY (never a table id) at ROOM_STREAM, and its version is the room's
+(`store/room.room_version`), which moves with every table's.
+
 `render` is how the hub (`live/hub.py` and `live/renders.py`) renders a page once for every
 viewer of a group: a plain GET through the whole WSGI app as a viewer (no cookies, never this
 computer, the language as Accept-Language, the group's canonical address as its Host), cut
@@ -26,6 +30,7 @@ from companion_app.i18n import get_locale
 from companion_app.server.rights import VIEWER_ENVIRON
 from companion_app.store import TableNotFound, db, reveals
 from companion_app.store.reveal_gate import DISARMED, NEVER_ARMED
+from companion_app.store.room import room_version
 
 #: Flask endpoint of each live page -> its name in the stream's `?page=`.
 LIVE_PAGES = {
@@ -33,8 +38,15 @@ LIVE_PAGES = {
     "web.history": "history",
     "device_web.box": "device",
     "web.results": "results",
+    "web.room": "room",
 }
 PAGE_ENDPOINTS = {page: endpoint for endpoint, page in LIVE_PAGES.items()}
+#: The room display: its page name, the key it is followed under and where its stream is.
+ROOM_PAGE = "room"
+ROOM_KEY = "*room"  # `*` is in no table id, so no table stream can ask for it
+ROOM_STREAM = "/live/room"
+#: The pages a table's stream (`/live/tables/<id>?page=`) may follow.
+TABLE_PAGES = tuple(page for page in PAGE_ENDPOINTS if page != ROOM_PAGE)
 #: Pages that show the box panel (they also get its frames and the bridge status).
 PANEL_PAGES = frozenset({"table", "device"})
 #: Where a page's stream is served (by the server front, not by Flask).
@@ -71,6 +83,11 @@ def live_version(table_id: str) -> str:
     return f"{row['version']}.{reveal_id}.{step}.{row['abandoned']}"
 
 
+def watched_version(key: str) -> str:
+    """The live version of what the hub follows under `key`: the room, or a table."""
+    return room_version() if key == ROOM_KEY else live_version(key)
+
+
 def version_key(version: str) -> tuple[int, ...]:
     """A live version as a tuple that compares the way versions grow."""
     return tuple(int(part) for part in version.split("."))
@@ -78,12 +95,22 @@ def version_key(version: str) -> tuple[int, ...]:
 
 def stream_url(table_id: str, page: str, lang: str) -> str:
     """The URL of the stream a page follows."""
+    if table_id == ROOM_KEY:
+        return f"{ROOM_STREAM}?lang={lang}"
     return f"{STREAM_PREFIX}{table_id}?page={page}&lang={lang}"
+
+
+def is_stream(path: str) -> bool:
+    """True for a live stream's path (held by the server front, not by Flask)."""
+    return path.startswith(STREAM_PREFIX) or path == ROOM_STREAM
 
 
 def _note_version() -> None:
     """Before-request hook: a live page's version, read before its view reads the table."""
     page = LIVE_PAGES.get(request.endpoint or "")
+    if page == ROOM_PAGE:
+        setattr(g, _G_KEY, (page, ROOM_KEY, room_version()))
+        return
     table_id = (request.view_args or {}).get("table_id")
     if page is None or not isinstance(table_id, str):
         return
@@ -115,8 +142,9 @@ class Rendered:
 
 
 def page_path(app: Flask, table_id: str, page: str) -> str:
-    """The URL path of a live page of a table."""
-    return app.url_map.bind("localhost").build(PAGE_ENDPOINTS[page], {"table_id": table_id})
+    """The URL path of a live page of a table (or of the room display)."""
+    args = {} if page == ROOM_PAGE else {"table_id": table_id}
+    return app.url_map.bind("localhost").build(PAGE_ENDPOINTS[page], args)
 
 
 def internal_get(app: Flask, path: str, *, lang: str, host: str) -> tuple[int, bytes, str]:

@@ -1,0 +1,66 @@
+"""The room display's tables and its live version (docs/live.md "The room display").
+
+The room shows every table in play that moved within ROOM_IDLE_S (a table left unfinished
+last week is not in play tonight) and every game that finished within ROOM_FINISHED_SHOWN_S
+(its winner stays on the screen for a while). Both windows come from the app's config.
+
+Its version is four sums over the whole database, each of which only grows, compared part by
+part like a table's live version (server/live/pages.py):
+
+1. every table's version plus the number of tables (a move, an undo, a new table);
+2. abandoned tables;
+3. reveals of unfinished tables: armed, disarmed, and every seat locked in (a press);
+4. tables whose window has passed (a winner leaves the screen, a table goes idle).
+
+A later part may shrink only when an earlier one grows (a table that finishes takes its
+reveals out of part 3, with a move that bumps part 1), so the tuple only grows, and any
+change to what the room shows changes it.
+"""
+
+from datetime import UTC, datetime, timedelta
+
+from flask import current_app
+
+from companion_app.store import db
+from companion_app.store.model import Table
+from companion_app.store.tables import get_store
+
+#: How long a finished game's winner stays on the room display.
+DEFAULT_FINISHED_SHOWN_S = 10 * 60
+#: A table in play that has not moved for this long is left off the room display.
+DEFAULT_IDLE_S = 12 * 60 * 60
+
+_VERSION_SQL = """
+SELECT
+  (SELECT COUNT(*) + COALESCE(SUM(version), 0) FROM tables) AS changes,
+  (SELECT COUNT(*) FROM abandoned_tables) AS abandoned,
+  (SELECT COUNT(*) + COALESCE(SUM(disarmed), 0) + COALESCE(SUM(json_array_length(locked_json)), 0)
+     FROM reveals WHERE table_id IN (
+       SELECT id FROM tables WHERE finished = 0
+       AND id NOT IN (SELECT table_id FROM abandoned_tables))) AS reveals,
+  (SELECT COUNT(*) FROM tables
+     WHERE updated_at < CASE WHEN finished THEN :finished_since ELSE :playing_since END) AS gone
+"""
+
+
+def _since(now: datetime) -> dict[str, str]:
+    """The oldest last move of a table still shown: in play, and finished (sortable UTC text)."""
+    config = current_app.config
+    idle = timedelta(seconds=float(config.get("ROOM_IDLE_S", DEFAULT_IDLE_S)))
+    shown = timedelta(seconds=float(config.get("ROOM_FINISHED_SHOWN_S", DEFAULT_FINISHED_SHOWN_S)))
+    return {
+        "playing_since": (now - idle).astimezone(UTC).isoformat(timespec="microseconds"),
+        "finished_since": (now - shown).astimezone(UTC).isoformat(timespec="microseconds"),
+    }
+
+
+def room_tables(now: datetime | None = None) -> list[Table]:
+    """The tables the room display shows now, oldest first."""
+    since = _since(now or datetime.now(UTC))
+    return get_store().list_recent(since["playing_since"], since["finished_since"])
+
+
+def room_version(now: datetime | None = None) -> str:
+    """The room display's live version now: four dotted sums that only grow."""
+    row = db.get_db().execute(_VERSION_SQL, _since(now or datetime.now(UTC))).fetchone()
+    return ".".join(str(row[part]) for part in ("changes", "abandoned", "reveals", "gone"))

@@ -1,0 +1,140 @@
+"""The room display on the live hub (docs/live.md "The room display"): one render per change.
+
+The room is followed under one key, woken by a change of ANY table; each (language, host)
+group of its screens is rendered once per change, however many screens show it. The real
+server serves its stream at /live/room. GUARD_S only bounds waiting; nothing asserts a time.
+"""
+
+import asyncio
+import random
+from collections import Counter
+
+import pytest
+
+from companion_app.server.live import pages as live_pages
+from companion_app.server.live.hub import LiveHub
+from companion_app.server.live.pages import ROOM_KEY
+from tests.app.test_live_hub import DEAL, HOST, events, first_update, make_app, next_update
+from tests.app.test_live_server import Stream
+from tests.device_app.helpers import DeviceApi
+from tests.live import json_request, served
+from tests.web.room_tables import play_on
+
+GUARD_S = 20.0
+ROOM = "room"
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """Every render the hub makes, counted by (page, language)."""
+    renders: Counter = Counter()
+    original = live_pages.render
+
+    def render(app, key, page, lang, host):
+        renders[(page, lang)] += 1
+        return original(app, key, page, lang, host)
+
+    monkeypatch.setattr(live_pages, "render", render)
+    return renders
+
+
+def test_the_room_is_rendered_once_per_change_of_any_table_for_all_its_screens(tmp_path, counted):
+    app = make_app(tmp_path)
+    api = DeviceApi(app.test_client())
+    first, second = api.table(), api.table()
+    screens = ["en"] * 4 + ["cs"] * 3
+
+    async def scenario():
+        hub = LiveHub(app)
+        rooms = [await hub.subscribe(ROOM_KEY, ROOM, lang, HOST) for lang in screens]
+        table_page = await hub.subscribe(first["id"], "table", "en", HOST)
+        before = [first_update(each) for each in rooms]
+        first_table = first_update(table_page)
+        formed = Counter(counted)
+        await asyncio.to_thread(api.move, first, DEAL)
+        after_first = [
+            await next_update(s, b["version"]) for s, b in zip(rooms, before, strict=True)
+        ]
+        moved_table = await next_update(table_page, first_table["version"])
+        await asyncio.to_thread(api.move, second, DEAL)
+        after_second = [
+            await next_update(s, b["version"]) for s, b in zip(rooms, after_first, strict=True)
+        ]
+        hub.close()
+        return before, formed, after_first, after_second, moved_table
+
+    before, formed, after_first, after_second, moved_table = asyncio.run(scenario())
+    assert formed == {(ROOM, "en"): 1, (ROOM, "cs"): 1, ("table", "en"): 1}
+    # The first move: the room's two groups and the first table's page, once each; the second
+    # move (a table nobody follows on its own page): the room's two groups only.
+    assert counted == {(ROOM, "en"): 3, (ROOM, "cs"): 3, ("table", "en"): 2}
+    assert moved_table["version"].startswith("1.")
+    for shown, lang in ((after_first, screens), (after_second, screens)):
+        english = {u["html"] for u, each in zip(shown, lang, strict=True) if each == "en"}
+        czech = {u["html"] for u, each in zip(shown, lang, strict=True) if each == "cs"}
+        assert len(english) == len(czech) == 1  # the same bytes to every screen of a group
+    assert 'data-version="0"' in before[0]["html"]
+    assert f'data-table="{first["id"]}" data-version="1"' in after_first[0]["html"]
+    assert f'data-table="{second["id"]}" data-version="1"' in after_second[0]["html"]
+    assert "Check sets dealt" in after_second[0]["html"]
+    assert "Tables in play" in after_first[0]["html"]
+    assert "Rozehrané stoly" in after_first[-1]["html"]
+
+
+def test_a_winner_leaving_the_screen_wakes_the_room_without_any_write(tmp_path):
+    """The window passing is a change too: the recheck round sees it (no write wakes it)."""
+    app = make_app(tmp_path, DEVICE_RECHECK_S=0.05)
+    table = DeviceApi(app.test_client()).table(["Ann", "Bob"])
+    with app.app_context():
+        play_on(table["id"], 100_000, random.Random(3))
+
+    async def scenario():
+        hub = LiveHub(app)
+        screen = await hub.subscribe(ROOM_KEY, ROOM, "en", HOST)
+        shown = first_update(screen)
+        app.config["ROOM_FINISHED_SHOWN_S"] = 0  # as if its ten minutes had passed
+        later = await next_update(screen, shown["version"])
+        hub.close()
+        return shown, later
+
+    shown, later = asyncio.run(scenario())
+    assert f'data-table="{table["id"]}"' in shown["html"] and "Winner" in shown["html"]
+    assert table["id"] not in later["html"] and 'data-testid="room-empty"' in later["html"]
+    assert later["version"].endswith(".1")  # the last part: one table's window has passed
+
+
+def test_the_room_stream_on_the_real_server(tmp_path):
+    app = make_app(tmp_path)
+    with served(app) as server:
+        base = f"http://127.0.0.1:{server.server_port}"
+        stream = Stream(base, "/live/room?lang=en")
+        assert stream.status == 200
+        now = stream.next_update()
+        assert now["version"] == "0.0.0.0" and 'data-testid="room-empty"' in now["html"]
+        status, created = json_request(
+            base, "POST", "/api/tables", {"game": "razzia", "players": ["Ann", "Bob", "Cid"]}
+        )
+        assert status == 201
+        shown = stream.next_update()
+        assert shown["version"] == "1.0.0.0"
+        assert f'data-table="{created["id"]}"' in shown["html"]
+        stream.close()
+        refusals = [
+            (Stream(base, "/live/room?lang=de"), 400),
+            (Stream(base, f"/live/tables/{created['id']}?page=room"), 400),
+        ]
+        for refused, status in refusals:
+            assert refused.status == status
+            refused.close()
+        status, body = json_request(base, "POST", "/live/room", {})
+        assert status == 405 and body["error"]
+
+
+def test_a_room_key_is_no_table_id():
+    """`*` is not in the table id alphabet, nor in what a table stream's path may hold."""
+    from companion_app.store.tables import ID_ALPHABET
+
+    assert not set(ROOM_KEY) <= set(ID_ALPHABET)
+    assert live_pages.stream_url(ROOM_KEY, ROOM, "cs") == "/live/room?lang=cs"
+    assert live_pages.is_stream("/live/room") and not live_pages.is_stream("/live/roomy")
+    assert events(b"event: update\ndata: {}\n\n") == [("update", {})]
