@@ -32,6 +32,8 @@ HIDDEN = {
     "coins": _l("Coins stay hidden until the end."),
     "check_values": _l("What the checks are worth stays hidden until the end."),
     "hands": _l("The cards in hand stay hidden."),
+    "face_down_checks": _l("Checks lying face down stay hidden until the round ends."),
+    "check_points": _l("Check points stay hidden while a check lies face down."),
 }
 #: What a finished game's score is, as a column of the ranking (by default "Final score").
 FINAL_COLUMNS = {

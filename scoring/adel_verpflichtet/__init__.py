@@ -11,10 +11,12 @@ from scoring.adel_verpflichtet.queries import (
     summary,
 )
 from scoring.adel_verpflichtet.results import results
+from scoring.adel_verpflichtet.secrets import SECRETS
 from scoring.adel_verpflichtet.sheet import score_sheet
 from scoring.adel_verpflichtet.table import new_table
 
 __all__ = [
+    "SECRETS",
     "actions",
     "apply",
     "complete_move",

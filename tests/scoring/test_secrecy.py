@@ -9,7 +9,7 @@ import copy
 
 import pytest
 
-from scoring import for_sale, prodigals_club, razzia, secrecy, thieves_guild
+from scoring import adel_verpflichtet, for_sale, prodigals_club, razzia, secrecy, thieves_guild
 from scoring.secrecy import Secret, is_hidden
 from tests.scoring import adel_play, prodigals_play, thieves_guild_play
 from tests.scoring.for_sale_play import play, started
@@ -152,18 +152,33 @@ def test_cech_and_klub_hide_nothing_the_app_tracks(state):
     assert secrecy.public_view(state) == {**secrecy.full_view(state), "hidden": []}
 
 
-def test_every_game_but_adel_declares_its_secrets_citing_the_rules():
+def test_every_game_declares_its_secrets_citing_the_rules():
     """docs/game-contract.md "Secrets": each declared secret names the rule that hides it."""
-    for rules in (for_sale, razzia, thieves_guild, prodigals_club):
+    for rules in (for_sale, razzia, thieves_guild, prodigals_club, adel_verpflichtet):
         assert isinstance(rules.SECRETS, tuple)
         assert all(secret.rule.startswith("RULES.md §") for secret in rules.SECRETS)
-    assert secrecy.declared("adel_verpflichtet") is None
 
 
-def test_a_game_that_declared_nothing_shows_only_names_publicly():
-    """docs/game-contract.md "Secrets": until Adel declares its secrets, the public view (room
-    display, viewers' API reads) shows who plays and nothing they hold or score; its own page
-    (table_view) is left as the game draws it."""
+def test_adel_hands_are_counts_on_every_shared_screen():
+    """RULES.md §4 "Hidden information": "Hands are secret" (how many cards, never which);
+    the pawns on the track are public. The best-exhibition proposals would tell the hands."""
+    state = adel_play.table().state
+    for view in (secrecy.public_view(state), secrecy.table_view(state)):
+        assert view["hidden"] == ["hands"]
+        for shown, real in zip(view["state"]["players"], state["players"], strict=True):
+            assert shown["hand"] == {"hidden": True, "count": len(real["hand"])}
+            assert shown["position"] == real["position"]
+        assert [row["total"] for row in view["standings"]] == [
+            player["position"] for player in state["players"]
+        ]
+    assert secrecy.table_view(state, reveal=True)["state"] == state
+
+
+def test_a_game_that_declared_nothing_shows_only_names_publicly(monkeypatch):
+    """docs/game-contract.md "Secrets": a game that has not declared its secrets (here Adel with
+    its declaration taken away) shows who plays and nothing they hold or score publicly; its
+    own page (table_view) is left as the game draws it."""
+    monkeypatch.delattr(adel_verpflichtet, "SECRETS")
     state = adel_play.table().state
     shown = secrecy.public_view(state)
     assert [set(player) for player in shown["state"]["players"]] == [

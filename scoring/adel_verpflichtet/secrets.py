@@ -1,0 +1,17 @@
+"""What Adel Verpflichtet players keep hidden while the game runs (RULES.md §4).
+
+"Hidden information. Hands are secret: exhibitions are laid face down 'so that it is not at
+once clear how many cards they hold' and revealed together." The table sees how many cards a
+player holds, never which; the app's best-exhibition proposals, read from tracked hands, would
+tell the same. Pawns, checks and thieves played, the register, the prison, pile tops and bought
+cards are public.
+"""
+
+from scoring.secrecy import Secret
+
+HANDS = Secret(
+    "hands",
+    ("state.players.*.hand", "actions.proposals"),
+    'RULES.md §4 "Hidden information": "Hands are secret"',
+)
+SECRETS = (HANDS,)
