@@ -99,7 +99,8 @@ def test_finish_open_print_results(live):
         screenshot(page, "results-print-a4")
         page.emulate_media(media="screen")
         page.set_viewport_size(TABLET_SIZES["small"])
-        page.click("[data-testid=games-history]")
+        with page.expect_navigation():  # count() does not wait for the page to load
+            page.click("[data-testid=games-history]")
         assert page.locator(f"[data-table='{table_id}']").count() == 1
         screenshot(page, "results-history")
         page.close()
