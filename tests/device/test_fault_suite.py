@@ -14,11 +14,13 @@ import time
 
 import pytest
 
+from companion_app.bridge.deploy import deploy
 from companion_app.bridge.driver import Bridge
 from companion_app.simulator import micropython as mpsim
 from tests.device.faults import KINDS, LineDropper, Mangler, Mitm
 from tests.device.liveapp import Razzia
 from tests.device.play import RECOVER_S, assert_each_press_once, assert_recovers, tap, wait_locked
+from tests.device.test_repl_deploy import WDT_S, newer_build
 
 SEATS = [0, 1, 2, 3]  # app seats (0-based); the box numbers them 1..4
 ARMED_S = 5.0  # ARM reaches the box through the damage (retries every 300 ms)
@@ -57,16 +59,20 @@ def print_table(reporter):
 class Rig:
     """The live app, a simulated box, the man-in-the-middle and the bridge through it."""
 
-    def __init__(self, live, to_box=None, from_box=None):
+    def __init__(self, live, to_box=None, from_box=None, engine="auto"):
         self.live = live
-        self.sim = mpsim.make_simulator("auto").start()
+        self.sim = mpsim.make_simulator(engine).start()
         self.mitm = Mitm(self.sim.path, to_box, from_box)
-        self.bridge = Bridge(
-            live.url, lambda: self.mitm.path, mode="simulator", report=live.status.update
-        ).start()
+        self.bridge = self.start_bridge()
         self.game = Razzia(live)
         self.taps = 0
         self.again = 0  # taps the box did not see (still armed): pressed again
+
+    def start_bridge(self):
+        """A bridge through the man-in-the-middle, reporting into the app's status."""
+        return Bridge(
+            self.live.url, lambda: self.mitm.path, mode="simulator", report=self.live.status.update
+        ).start()
 
     def tap(self, seat):
         """A press of seat `seat` (1-based) on the box; pressed again while the seat still
@@ -119,8 +125,8 @@ def rig(live):
     """A rig factory; everything stopped after the test."""
     made = []
 
-    def make(**filters):
-        made.append(Rig(live, **filters))
+    def make(**options):
+        made.append(Rig(live, **options))
         return made[-1]
 
     yield make
@@ -289,3 +295,27 @@ def hammer(sim, seats, seconds, seed):
     for thread in threads:
         thread.join()
     return sum(counts)
+
+
+def test_a_redeploy_onto_a_running_box(rig, tmp_path):
+    """Issue 25: `companion firmware deploy` of a new build onto the box in play (STOP,
+    mpremote's soft reset, a copy longer than the 5 s watchdog, a reset); then the bridge
+    comes back and the strip shows the table again. Needs the whole firmware on MicroPython."""
+    r = rig(engine="micropython")
+    r.game.draw_police()
+    expected = r.reveal_round(random.Random(21))
+    r.shown()
+    r.bridge.stop()  # deploy needs the port: `companion serve` is stopped
+    said = []
+    started = time.monotonic()
+    status = deploy(r.mitm.path, out=said.append, err=said.append, files=newer_build(tmp_path))
+    took = time.monotonic() - started
+    assert status == 0, said
+    assert took > WDT_S and r.sim.resets == ["reset"]  # longer than the watchdog, never cut off
+    r.game.draw_police()  # the game went on meanwhile
+    r.bridge = r.start_bridge()  # `companion serve` again
+    started = time.monotonic()
+    recovery = r.shown()
+    assert r.bridge.link.hello["fw"] == "0.9.9-test"
+    expected += r.reveal_round(random.Random(22))
+    r.record("re-deploy onto a running box", recovery, expected, note=f"copy {took:.0f} s")

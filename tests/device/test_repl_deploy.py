@@ -45,6 +45,15 @@ class Repl:
         head, _, self.seen = self.seen.partition(marker)
         return head + marker
 
+    def read_exactly(self, count, timeout=WAIT_S):
+        """The next `count` bytes (fails after `timeout` without them)."""
+        deadline = time.monotonic() + timeout
+        while len(self.seen) < count:
+            assert time.monotonic() < deadline, f"{count} bytes expected: {self.seen!r}"
+            self.seen += self.port.read(count - len(self.seen))
+        head, self.seen = self.seen[:count], self.seen[count:]
+        return head
+
     def enter_raw(self):
         """Ctrl-C, then Ctrl-A: the raw REPL's banner and prompt."""
         self.port.write(b"\r\x03\x03")
@@ -202,7 +211,7 @@ def test_the_raw_repl_reports_errors_and_raw_paste_keeps_to_its_window(bare_boar
         assert out == b"a\r\n" and err.endswith(b"ValueError: no\r\n")
         repl.port.write(b"\x05A\x01")
         assert repl.read_until(b"R\x01") == b"R\x01"
-        header = repl.port.read(3)
+        header = repl.read_exactly(3)
         assert header == bytes((128, 0, 1))  # a 128-byte window, and a second one free
         code = b"x = 1" + b" " * 250 + b"\nprint(x + 1)"
         repl.port.write(code[:256])  # the two windows the header allows
