@@ -136,6 +136,8 @@ class PtyBox:
         self.frame = bytes(3 * self.fw.frame.Frame.LED_COUNT)
         self.frames = 0  # frames sent to the strip
         self.boots = 0
+        self.dead_leds = set()  # pixels that stay dark whatever they are sent (break_led)
+        self.dead_buttons = set()  # seats whose switch never closes (break_button)
         self._master = self._slave = None
         self.path = None
         self._open_pty()
@@ -194,10 +196,32 @@ class PtyBox:
             if old_slave is not None:
                 os.close(old_slave)
 
+    # ----- broken parts (a builder's faults, for `companion device check`) -----------------
+
+    def break_led(self, index, chain=False):
+        """LED `index` (0-based on the chain) stays dark; with `chain`, every LED after it too
+        (the data line is broken there)."""
+        last = self.fw.frame.Frame.LED_COUNT if chain else index + 1
+        self.dead_leds.update(range(index, last))
+
+    def break_button(self, seat):
+        """Seat `seat`'s button (1..6) never closes: pressing it does nothing."""
+        self.dead_buttons.add(seat)
+
+    def _wired(self, frame):
+        """What the strip shows of `frame`: dead LEDs dark."""
+        if not self.dead_leds:
+            return frame
+        shown = bytearray(frame)
+        for index in self.dead_leds:
+            shown[3 * index : 3 * index + 3] = b"\0\0\0"
+        return bytes(shown)
+
     # ----- the LEDs -----------------------------------------------------------------------
 
     def _frame_written(self, frame):
         """The firmware sent a frame to the strip."""
+        frame = self._wired(frame)
         stamp = time.perf_counter()
         with self._changed:
             self.frame = frame
@@ -299,8 +323,9 @@ class Simulator(PtyBox):
             self.box = self._boot()
 
     def press(self, seat):
-        """Seat button (1..6) down."""
-        self.pins[seat - 1].level = 0
+        """Seat button (1..6) down (nothing, if it is broken)."""
+        if seat not in self.dead_buttons:
+            self.pins[seat - 1].level = 0
 
     def release(self, seat):
         """Seat button up."""

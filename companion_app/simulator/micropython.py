@@ -289,7 +289,9 @@ class MicroPythonSimulator(PtyBox):
                 self._command(b"R " + data.hex().encode())
 
     def press(self, seat):
-        """Seat button (1..6) down."""
+        """Seat button (1..6) down (nothing, if it is broken)."""
+        if seat in self.dead_buttons:
+            return
         self._held.add(seat)
         self._command(b"P %d" % seat)
 

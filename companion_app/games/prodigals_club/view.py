@@ -43,9 +43,7 @@ PHASES = {
 #: History lines for moves (docs/game-views.md `describe`), kept with the other wording.
 describe = words.describe
 SCORE_ENDPOINT = "score_prodigals_club"
-ROUTES = [
-    ("/score/prodigals_club", SCORE_ENDPOINT, calculator.score_form, ["GET", "POST"])
-]
+ROUTES = [("/score/prodigals_club", SCORE_ENDPOINT, calculator.score_form, ["GET", "POST"])]
 #: Board-value fields of the setup form (single numbers).
 BOARD_FIELDS = ("messengers", "money", "districts", "district", "votes")
 #: Board values the setup form copies from an earlier table: not the district marker, which
