@@ -18,6 +18,7 @@ from firmware import protocol as P
 
 log = logging.getLogger(__name__)
 CLIENT_ERROR, SERVER_ERROR = 400, 500
+MAX_PRESS_AGE_MS = 60_000  # the app's bound on a press's age (docs/device-api.md)
 
 
 class Bridge(LinkEvents):
@@ -163,13 +164,21 @@ class Bridge(LinkEvents):
         self._report_link(self._link)
 
     def on_press(self, token, reveal_id, seat):
-        """A seat button: post it to the app; answer the box when the app has it."""
+        """A seat button: post it to the app; answer the box when the app has it. The post
+        says how long ago the box sent it (`age_ms`): the box's countdown began then."""
         link, table, view = self._link, self._table, self._view
         if table is None:
             link.answer(token, P.E_RANGE)
             return
         body = {"id": state.app_reveal_id(view, reveal_id), "seat": seat - 1}
-        self.worker.submit(lambda client: self._post_press(client, link, token, table, body))
+        heard = time.monotonic()
+
+        def post(client):
+            """POST the press with its age as of now (worker thread)."""
+            age_ms = min(MAX_PRESS_AGE_MS, round((time.monotonic() - heard) * 1000))
+            self._post_press(client, link, token, table, {**body, "age_ms": age_ms})
+
+        self.worker.submit(post)
 
     def on_reveal(self, token, reveal_id, seats):
         """The box revealed: the app already knows (it saw every press); just acknowledge."""

@@ -45,8 +45,9 @@ def device_body(table_id: str) -> dict:
     }
 
 
-def frame_body(table_id: str) -> dict:
-    """The panel's view of a table: the firmware-rendered pixels, seat states and reveal."""
+def frame_body(table_id: str, connected: bool = True) -> dict:
+    """The panel's view of a table: the firmware-rendered pixels, seat states, reveal and the
+    timeline of the strip; `connected` False (a bridge that lost its box): the violet dot."""
     table = get_store().get(table_id)
     current, tag = reveals.current_and_tag(table_id)
     display = get_game(table.game).device_display(table.state)
@@ -54,7 +55,7 @@ def frame_body(table_id: str) -> dict:
         "table": table.id,
         "etag": make_etag(table.version, tag),
         "reveal": None if current is None else current.as_json(),
-        **device_frame.render(display, current, table.updated_at),
+        **device_frame.render(display, current, table.updated_at, connected=connected),
     }
 
 
