@@ -16,6 +16,7 @@ import os
 import threading
 import time
 import tty
+from collections import deque
 
 from companion_app.bridge.firmware import load_firmware
 from companion_app.simulator.leds import LedView
@@ -29,6 +30,7 @@ STDIN_RING = 260
 #: Line time credited per tick at most (two nominal ticks): a host process that stalls the
 #: simulator delivers at most 115 bytes per tick, not a flood a board on time never sees.
 MAX_GAP_S = 0.01
+SHOWN_KEPT = 10_000  # frames kept with their moments (an animation sends about 8 a second)
 
 
 class SimPin:
@@ -135,6 +137,8 @@ class PtyBox:
         self._on_frame = on_frame
         self.frame = bytes(3 * self.fw.frame.Frame.LED_COUNT)
         self.frames = 0  # frames sent to the strip
+        #: (epoch ms the strip showed it, frame) of the latest frames, on the board's clock
+        self.shown = deque(maxlen=SHOWN_KEPT)
         self.boots = 0
         self.dead_leds = set()  # pixels that stay dark whatever they are sent (break_led)
         self.dead_buttons = set()  # seats whose switch never closes (break_button)
@@ -219,13 +223,14 @@ class PtyBox:
 
     # ----- the LEDs -----------------------------------------------------------------------
 
-    def _frame_written(self, frame):
-        """The firmware sent a frame to the strip."""
+    def _frame_written(self, frame, shown_at=None):
+        """The firmware sent a frame to the strip (at `shown_at`, epoch ms, if the board said)."""
         frame = self._wired(frame)
         stamp = time.perf_counter()
         with self._changed:
             self.frame = frame
             self.frames += 1
+            self.shown.append((time.time() * 1000 if shown_at is None else shown_at, frame))
             self._changed.notify_all()
         if self._on_frame is not None:
             self._on_frame(frame, stamp)

@@ -222,7 +222,8 @@ class MicroPythonSimulator(PtyBox):
             if kind == "T":
                 self._to_host(bytes.fromhex(arg))
             elif kind == "L":
-                self._frame_written(bytes.fromhex(arg))
+                pixels, _, shown_at = arg.partition(" ")
+                self._frame_written(bytes.fromhex(pixels), float(shown_at or 0) or None)
             elif kind == "S":
                 self.stopped_why = None if arg == "run" else arg
                 if arg == "crash":  # main.py died: say why, as the board's REPL would show

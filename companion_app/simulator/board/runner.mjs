@@ -14,7 +14,7 @@
 //   in (stdin):   R <hex>  bytes on the serial line   P <seat> / U <seat>  press / release
 //                 Q        power off
 //   out (stdout): READY    MicroPython is up          T <hex>  bytes the board sends
-//                 L <hex>  a frame sent to the strip   S <what> main.py: run, repl, crash
+//                 L <hex> <epoch ms>  a frame shown   S <what> main.py: run, repl, crash
 //                 B <why>  the board resets itself     D <n>    bytes lost so far (ring full)
 //                 O <text> a line MicroPython printed (it goes out on the serial line too)
 //                 Z <freq> <duty>  the piezo's PWM changed
@@ -68,7 +68,8 @@ function flushPrinted() {
 
 function send(line) {
   flushPrinted(); // what the firmware printed went out before what it sends now
-  write(line);
+  // A frame for the strip: stamped with the moment it is shown (epoch ms, this host's clock).
+  write(line.startsWith("L ") ? `${line} ${(performance.timeOrigin + performance.now()).toFixed(2)}` : line);
 }
 
 function poll() {
