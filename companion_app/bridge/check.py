@@ -10,13 +10,14 @@ the simulator's eyes and hands (simulator/builder.py).
 """
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+from companion_app.bridge.checkreport import FAIL, PASS, WARN, Report, led_words
 from companion_app.bridge.firmware import load_firmware, load_pins
 from companion_app.bridge.probe import ALL_SEATS, NoBox, Probe
 from firmware import protocol as P
 
-PASS, FAIL, WARN = "pass", "fail", "warn"
+__all__ = ["FAIL", "PASS", "WARN", "BoxCheck", "Builder", "ConsoleBuilder", "Led", "Report"]
 SETTLE_S = 1.0  # after a press, how long a second report of it is waited for
 RAID_S = 4.2  # the raid animation (firmware/frame.py RAID_MS) and a little
 SEGMENTS = ("police", "round", "seat")
@@ -34,49 +35,10 @@ class Led:
     number: int  # 1-based within the segment (seat LEDs: the seat)
 
     def __str__(self):
-        if self.segment == "seat":
-            return f"seat {self.number}'s LED (LED {self.index + 1} on the strip)"
-        return f"{self.segment} LED {self.number} (LED {self.index + 1} on the strip)"
+        return led_words(self.as_json())
 
-
-@dataclass
-class Result:
-    """One line of the report."""
-
-    verdict: str  # pass, fail or warn
-    item: str
-    detail: str
-
-
-@dataclass
-class Report:
-    """What the check found, and what the builder can keep."""
-
-    port: str
-    started: str = field(default_factory=lambda: time.strftime("%Y-%m-%d %H:%M"))
-    hello: dict = field(default_factory=dict)
-    results: list = field(default_factory=list)
-
-    def add(self, verdict, item, detail):
-        self.results.append(Result(verdict, item, detail))
-
-    @property
-    def passed(self):
-        """True if nothing failed (a warning is not a failure)."""
-        return bool(self.results) and all(r.verdict != FAIL for r in self.results)
-
-    def text(self):
-        """The report as plain text lines."""
-        failed = sum(r.verdict == FAIL for r in self.results)
-        verdict = "PASS" if self.passed else f"FAIL ({failed} of {len(self.results)} failed)"
-        hello = self.hello
-        lines = [
-            f"Table box check, {self.started}: {verdict}",
-            f"Port {self.port}; board {hello.get('board', '?')}, chip id {hello.get('uid', '?')},"
-            f" firmware {hello.get('fw', '?')} (protocol {hello.get('proto', '?')})",
-        ]
-        lines += [f"  {r.verdict:4}  {r.item}: {r.detail}" for r in self.results]
-        return "\n".join(lines) + "\n"
+    def as_json(self):
+        return {"index": self.index, "segment": self.segment, "number": self.number}
 
 
 class Builder:
@@ -136,11 +98,7 @@ class BoxCheck:
             self.probe.disarm()
             self.probe.show()
         except NoBox as exc:
-            self.report.add(
-                FAIL,
-                "Box",
-                f"{exc}; deploy the firmware (companion firmware deploy) and check the USB cable",
-            )
+            self.report.add(FAIL, "box", "no_box", problem=str(exc))
         finally:
             if self.probe is not None:
                 self.probe.close()
@@ -151,23 +109,24 @@ class BoxCheck:
     def check_firmware(self):
         """The box's firmware and protocol are this companion's, and the strip is the pinout's."""
         hello, ours = self.report.hello, self.fw.box.FW_VERSION
-        if hello.get("fw") == ours and hello.get("proto") == str(P.PROTO_VERSION):
-            self.report.add(PASS, "Firmware", f"{ours}, protocol {P.PROTO_VERSION}, as shipped")
+        fw, proto = hello.get("fw"), hello.get("proto")
+        if fw == ours and proto == str(P.PROTO_VERSION):
+            self.report.add(PASS, "firmware", "fw_ok", fw=fw, proto=proto)
         else:
             self.report.add(
                 FAIL,
-                "Firmware",
-                f"the box runs {hello.get('fw')} (protocol {hello.get('proto')}), this companion"
-                f" ships {ours} (protocol {P.PROTO_VERSION}): run companion firmware deploy",
+                "firmware",
+                "fw_other",
+                fw=fw,
+                proto=proto,
+                ours=ours,
+                our_proto=P.PROTO_VERSION,
             )
         frame = self.fw.frame.Frame
         expected = f"{frame.POLICE_LEDS},{frame.ROUND_LEDS},{frame.SEAT_LEDS}"
         if hello.get("layout") != expected:
             self.report.add(
-                FAIL,
-                "Strip layout",
-                f"the box drives {hello.get('layout')} LEDs (police, round, seats), the pinout"
-                f" says {expected}: its pins.py is not this companion's",
+                FAIL, "layout", "layout_other", layout=hello.get("layout"), expected=expected
             )
 
     def check_reopen(self):
@@ -177,17 +136,9 @@ class BoxCheck:
         self.probe = self.open_probe(self.path)
         after = self.probe.open().get("boot")
         if before and before == after:
-            self.report.add(
-                PASS, "Port", f"opening it again did not reset the board (boot {before} kept)"
-            )
+            self.report.add(PASS, "port", "port_kept", boot=before)
         else:
-            self.report.add(
-                FAIL,
-                "Port",
-                f"opening it again reset the board (boot {before} became {after}): the auto-reset"
-                ' circuit saw RTS without DTR (hardware/README.md, "Opening the port does not'
-                ' reset the board")',
-            )
+            self.report.add(FAIL, "port", "port_reset", before=before, after=after)
 
     def check_leds(self):
         """Light every LED on its own in its segment's colour and ask whether it shows."""
@@ -202,10 +153,10 @@ class BoxCheck:
         self.probe.show()
         self.probe.disarm()
         if not dark:
-            self.report.add(PASS, "LEDs", f"all {len(leds)} lit in the colour asked")
+            self.report.add(PASS, "leds", "leds_ok", count=len(leds))
             return
         for led in dark:
-            self.report.add(FAIL, "LEDs", led_fault(led, COLOURS[led.segment], dark, leds))
+            self.report.add(FAIL, "leds", led_fault(led, dark, leds), **led_params(led))
 
     def light(self, led):
         """Put the box in the state that shows `led` in its colour: police N of 7 (the last
@@ -245,7 +196,9 @@ class BoxCheck:
         start = len(probe.presses)
         timeout = self.builder.press_timeout_s
         if not probe.pump_until(lambda: len(probe.presses) > start, timeout):
-            self.report.add(FAIL, f"Seat {seat}'s button", button_silent(seat, timeout))
+            self.report.add(
+                FAIL, "button", "press_silent", seat=seat, timeout=round(timeout), gpio=gpio(seat)
+            )
             return
         when, _, got = probe.presses[start]
         green = self.builder.sees(led, PRESSED) if got == seat else False
@@ -253,81 +206,57 @@ class BoxCheck:
         probe.pump(SETTLE_S)
         extra = [p[2] for p in probe.presses[start + 1 :]]
         if got != seat:
-            self.report.add(FAIL, f"Seat {seat}'s button", swapped(seat, got))
+            self.report.add(
+                FAIL,
+                "button",
+                "press_swapped",
+                seat=seat,
+                got=got,
+                gpio=gpio(seat),
+                gpio_got=gpio(got),
+            )
         elif extra:
-            self.report.add(FAIL, f"Seat {seat}'s button", counted_twice(seat, extra))
+            again = ", ".join(str(s) for s in extra)
+            self.report.add(FAIL, "button", "press_twice", seat=seat, extra=again)
+        elif down is not None:
+            ms = round((when - down) * 1000)
+            self.report.add(PASS, "button", "press_once_ms", seat=seat, ms=ms)
         else:
-            took = when - (down if down is not None else asked)
-            self.report.add(PASS, f"Seat {seat}'s button", pressed_once(took, down is not None))
+            self.report.add(PASS, "button", "press_once_s", seat=seat, s=f"{when - asked:.1f}")
         if got == seat and not green:
-            self.report.add(FAIL, "LEDs", f"{led} did not turn green when seat {seat} pressed")
+            self.report.add(FAIL, "leds", "led_not_green", seat=seat, led=led.as_json())
 
     def check_piezo(self, since):
         """A beep came with the presses (the piezo is optional: none is a warning)."""
         heard = self.builder.heard_beep(since)
         if heard:
-            self.report.add(PASS, "Piezo", "beeped on the presses")
+            self.report.add(PASS, "piezo", "beep_ok")
         elif heard is None:
-            self.report.add(WARN, "Piezo", "not checked")
+            self.report.add(WARN, "piezo", "beep_unknown")
         else:
-            self.report.add(
-                WARN,
-                "Piezo",
-                "no beep: fine if none is fitted; otherwise check it sits between GPIO 4 and GND",
-            )
+            self.report.add(WARN, "piezo", "beep_none")
 
 
-# ----- sentences ---------------------------------------------------------------------------
+# ----- findings -----------------------------------------------------------------------------
 
 
-def led_fault(led, colour, dark, leds):
-    """Why `led` may not have shown `colour`, from which others failed too: every LED from the
-    first dark one to the end of the chain dark means the data line breaks there."""
+def led_fault(led, dark, leds):
+    """The finding for a dark `led`, from which others failed too: every LED from the first
+    dark one to the end of the chain dark means the data line breaks there."""
     chain = [x for x in leds if x.index >= dark[0].index]
     if len(dark) > 1 and dark == chain:
-        if led == dark[0]:
-            return (
-                f"{led} and every LED after it stayed dark: the data line breaks at LED"
-                f" {led.index + 1} (its DIN, or DOUT of the LED before it)"
-            )
-        return f"{led} stayed dark (after the break)"
-    return f"{led} did not show {colour}: check its solder joints, or replace it"
+        return "led_break" if led == dark[0] else "led_after_break"
+    return "led_dark"
+
+
+def led_params(led):
+    """The numbers an LED finding is worded with."""
+    return {"led": led.as_json(), "number": led.index + 1, "colour": COLOURS[led.segment]}
 
 
 def gpio(seat):
     """The GPIO of seat `seat`'s button (firmware/pins.py)."""
     return load_pins().BUTTONS[seat - 1]
-
-
-def button_silent(seat, timeout):
-    """No press came from `seat`."""
-    return (
-        f"nothing came within {timeout:.0f} s: check the wires from seat {seat}'s button to"
-        f" GPIO {gpio(seat)} and to GND (hardware/README.md, Pinout)"
-    )
-
-
-def swapped(seat, got):
-    """Another seat reported the press."""
-    return (
-        f"the box reported seat {got}: the wires of seats {seat} and {got} are swapped"
-        f" (GPIO {gpio(seat)} and GPIO {gpio(got)})"
-    )
-
-
-def counted_twice(seat, extra):
-    """More than one press came."""
-    seats = ", ".join(str(s) for s in extra)
-    return (
-        f"counted more than once (then seat {seats}): the button bounces or another is wired to it"
-    )
-
-
-def pressed_once(took_s, from_press):
-    """A good press, with its timing."""
-    if from_press:
-        return f"counted once, {took_s * 1000:.0f} ms after it went down"
-    return f"counted once, {took_s:.1f} s after asking"
 
 
 class ConsoleBuilder(Builder):

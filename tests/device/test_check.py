@@ -89,7 +89,7 @@ def test_a_broken_data_line_is_named_where_it_breaks():
         report = C.BoxCheck(sim.path, SimulatedBuilder(sim)).run()
     finally:
         sim.stop()
-    failed = [r.detail for r in report.results if r.verdict == C.FAIL]
+    failed = [r.english()[1] for r in report.results if r.verdict == C.FAIL]
     assert failed[0] == (
         "seat 1's LED (LED 13 on the strip) and every LED after it stayed dark: the data line"
         " breaks at LED 13 (its DIN, or DOUT of the LED before it)"
