@@ -17,7 +17,23 @@ from companion_app.bridge.firmware import load_firmware, load_pins
 from companion_app.bridge.probe import ALL_SEATS, NoBox, Probe
 from firmware import protocol as P
 
-__all__ = ["FAIL", "PASS", "WARN", "BoxCheck", "Builder", "ConsoleBuilder", "Led", "Report"]
+__all__ = [
+    "FAIL",
+    "PASS",
+    "WARN",
+    "BoxCheck",
+    "Builder",
+    "CheckStopped",
+    "ConsoleBuilder",
+    "Led",
+    "Report",
+]
+
+
+class CheckStopped(Exception):
+    """The builder stopped the check (the box page's Stop, or nobody answering)."""
+
+
 SETTLE_S = 1.0  # after a press, how long a second report of it is waited for
 RAID_S = 4.2  # the raid animation (firmware/frame.py RAID_MS) and a little
 SEGMENTS = ("police", "round", "seat")
@@ -99,6 +115,8 @@ class BoxCheck:
             self.probe.show()
         except NoBox as exc:
             self.report.add(FAIL, "box", "no_box", problem=str(exc))
+        except CheckStopped as exc:
+            self.report.stopped = str(exc)
         finally:
             if self.probe is not None:
                 self.probe.close()

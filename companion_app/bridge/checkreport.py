@@ -95,6 +95,7 @@ class Report:
     started: str = field(default_factory=lambda: time.strftime("%Y-%m-%d %H:%M"))
     hello: dict = field(default_factory=dict)
     results: list = field(default_factory=list)
+    stopped: str | None = None  # why the builder stopped the check before the end
 
     def add(self, verdict, item, code, **params):
         self.results.append(Result(verdict, item, code, params))

@@ -41,7 +41,10 @@ class Bridge(LinkEvents):
         self._seq = 1
         self.port_path = None
         self.sessions = 0  # ports opened
-        self.follower = Follower(app_url, self.show, table=table)
+        self._app_url = app_url
+        self._check_seen = None  # the last box check the box page asked for...
+        self._check_due = None  # ...and the one to run when the port is free
+        self.follower = Follower(app_url, self.show, table=table, on_check=self.check_asked)
         self.worker = AppWorker(app_url)
         self._thread = threading.Thread(target=self._serial_loop, name="device-serial", daemon=True)
 
@@ -86,6 +89,9 @@ class Bridge(LinkEvents):
         """Find, open and run the port; after any failure wait (with backoff) and do it again."""
         delay = self.BACKOFF_MIN_S
         while not self._stop.is_set():
+            if self._check_due is not None:
+                self._run_check()
+                continue
             path, port = self._open()
             if port is None:
                 self._report(connected=False, port=path)
@@ -135,6 +141,9 @@ class Bridge(LinkEvents):
                 if time.monotonic() - reported >= self.STATUS_S:
                     reported = time.monotonic()
                     self._report_link(link)
+                if self._check_due is not None:
+                    log.info("the box page asked for a box check; the port is the check's")
+                    break
         except OSError as exc:  # the port failed: unplugged, reset, gone
             log.info("the port %s failed: %s", path, exc)
         finally:
@@ -153,6 +162,29 @@ class Bridge(LinkEvents):
             link.data_received(data)
         except Exception:  # a handler bug, not a port error
             log.exception("device bridge failed on data from the box")
+
+    # ----- the box check from the box page ---------------------------------------------------
+
+    def check_asked(self, number):
+        """The box page asked for check `number` (follower thread): run it when the port is free."""
+        if number != self._check_seen:
+            self._check_seen = number
+            self._check_due = number
+
+    def _run_check(self):
+        """Run the asked-for check on the box's port (serial thread), then go back to the table."""
+        from companion_app.bridge.webcheck import run_page_check
+
+        number, self._check_due = self._check_due, None
+        try:
+            path = self.find_port()
+        except OSError:
+            path = None
+        if path is None:
+            log.info("no box to check")
+            return
+        self._report(connected=False, port=path)
+        run_page_check(self._app_url, path, number)
 
     # ----- link events (reader thread, under the link's lock: never block here) -----------
 

@@ -7,7 +7,10 @@ can be recomputed with two small queries while a long poll waits.
 
 import json
 
+from flask import current_app
+
 from companion_app.device import frame as device_frame
+from companion_app.device.check import get_check
 from companion_app.store import TableNotFound, db, get_store, reveals
 from scoring.games import get_game
 
@@ -109,16 +112,21 @@ def follow(table_id: str | None) -> dict:
 
 
 def followed_etag() -> str:
-    """The etag of the followed table's device view, prefixed with its id."""
+    """The etag of the followed table's device view, prefixed with its id (and a box check
+    asked for from the box page, which the bridge must see)."""
     table_id = followed_table()["table"]
-    return NO_TABLE_ETAG if table_id is None else f"{table_id}/{table_etag(table_id)}"
+    etag = NO_TABLE_ETAG if table_id is None else f"{table_id}/{table_etag(table_id)}"
+    check = get_check(current_app).pending()
+    return etag if check is None else f"{etag}/check{check}"
 
 
 def followed_body() -> dict:
-    """The followed table's device view, or an empty one when there is no table to follow."""
+    """The followed table's device view, or an empty one when there is no table to follow;
+    `check`: the number of a box check the bridge should run now, else null."""
     table_id = followed_table()["table"]
+    check = get_check(current_app).pending()
     if table_id is None:
-        return {
+        body = {
             "table": None,
             "version": None,
             "etag": NO_TABLE_ETAG,
@@ -126,5 +134,9 @@ def followed_body() -> dict:
             "reveal": None,
             "players": [],
         }
-    body = device_body(table_id)
-    return {**body, "etag": f"{table_id}/{body['etag']}"}
+    else:
+        body = device_body(table_id)
+        body["etag"] = f"{table_id}/{body['etag']}"
+    if check is not None:
+        body["etag"] += f"/check{check}"
+    return {**body, "check": check}

@@ -15,6 +15,7 @@ from companion_app.device import feed as device_feed
 from companion_app.device.status import VIRTUAL, get_status, strip_connected
 from companion_app.games import VIEWS, view_for
 from companion_app.store import get_store, reveal_gate
+from companion_app.web.boxcheck import check_urls, check_words
 from scoring.games import get_game
 
 bp = Blueprint("device_web", __name__)
@@ -132,6 +133,13 @@ def device_panel(table_id: str) -> dict:
 
 @bp.get("/tables/<table_id>/box")
 def box(table_id: str) -> str:
-    """The panel on a page of its own, for a tablet or a second screen at the table."""
+    """The panel on a page of its own, for a tablet or a second screen at the table; with the
+    builder's first-plug check of the box below it."""
     panel = device_panel(table_id)
-    return render_template("device/box.html", panel=panel, names=panel["body"]["players"])
+    return render_template(
+        "device/box.html",
+        panel=panel,
+        names=panel["body"]["players"],
+        check_words=check_words(),
+        check_urls=check_urls(table_id),
+    )
