@@ -19,6 +19,9 @@ from firmware import protocol as P
 log = logging.getLogger(__name__)
 CLIENT_ERROR, SERVER_ERROR = 400, 500
 MAX_PRESS_AGE_MS = 60_000  # the app's bound on a press's age (docs/device-api.md)
+#: A PRESS line (about 30 bytes) takes this long on the wire at 115200 baud, 8N1: the box
+#: locked the seat, and began its countdown, when the line's first byte went out.
+PRESS_WIRE_S = 30 * 10 / 115200
 
 
 class Bridge(LinkEvents):
@@ -203,7 +206,7 @@ class Bridge(LinkEvents):
             link.answer(token, P.E_RANGE)
             return
         body = {"id": state.app_reveal_id(view, reveal_id), "seat": seat - 1}
-        heard = time.monotonic()
+        heard = time.monotonic() - PRESS_WIRE_S  # the box sent it as its line began
 
         def post(client):
             """POST the press with its age as of now (worker thread)."""

@@ -19,7 +19,8 @@ class SimulatedBuilder(Builder):
 
     press_timeout_s = 3.0  # a simulated press reaches the host in ms
     LOOK_S = 1.0  # how long an LED is looked at before "no"
-    HOLD_S = 0.08  # a firm press (the firmware needs two polls 5 ms apart)
+    HOLD_S = 0.08  # a firm press (the firmware needs two polls 5 ms apart)...
+    HOLD_MAX_S = 1.0  # ...held until the seat's LED shows it counted, as a finger would
 
     def __init__(self, sim, clock=time.monotonic):
         self.sim = sim
@@ -37,12 +38,19 @@ class SimulatedBuilder(Builder):
         )
 
     def press(self, seat):
-        """Press the seat's button and release it HOLD_S later (meanwhile the check listens);
-        when it went down."""
+        """Press the seat's button and release it once its LED shows the press (meanwhile the
+        check listens): a loaded machine may run the simulated board late, and a press it
+        never saw down is no press; when it went down."""
         down = self.clock()
         self.sim.press(seat)
-        threading.Timer(self.HOLD_S, self.sim.release, (seat,)).start()
+        threading.Thread(target=self._release, args=(seat,), daemon=True).start()
         return down
+
+    def _release(self, seat):
+        """Let go after HOLD_S, or once the seat no longer shows "armed" (HOLD_MAX_S at most)."""
+        time.sleep(self.HOLD_S)
+        self.sim.wait_leds(lambda view: view.seat_px[seat - 1] != "armed", self.HOLD_MAX_S)
+        self.sim.release(seat)
 
     def heard_beep(self, since):
         """True if the piezo sounded since `since`; None when this engine has no piezo."""

@@ -5,6 +5,13 @@ its live hub, and the box page in Chromium. Every frame the strip gets (the simu
 `on_frame`) and every change of the panel's 18 LEDs (a MutationObserver in the page) is
 recorded with its moment on the machine's clock; during a reveal's countdown and a raid both
 records are sampled every SAMPLE_MS and compared pixel for pixel.
+
+What separates them: the moments the panel learns of the last press (the box's PRESS, the
+app's durable write, the hub's push: 15-40 ms on a quiet machine, over 100 ms on a 2-core
+machine running several test suites), the host's reading of the PRESS line (the box's
+countdown is dated from it) and the browser's timers. The raid is dated from the move, which
+the box applies one long poll later, so only the countdown is held to the issue's 95 %.
+Timing-sensitive: on an overloaded machine, run it alone.
 """
 
 import time
