@@ -240,3 +240,18 @@ def test_broken_parts_are_refused_without_a_simulated_box(capsys):
     assert "add --simulate" in capsys.readouterr().err
     assert cli.main(["device", "check", "--simulate", "--broken-led", "19"]) == 2
     assert "--broken-led must be 1..18." in capsys.readouterr().err
+
+
+def test_a_board_without_the_firmware_is_told_to_get_it():
+    """A DevKitC with MicroPython only: its REPL answers, no box does."""
+    sim = simulator("micropython", firmware=False).start()
+    path = sim.path
+    try:
+        report = C.BoxCheck(path, SimulatedBuilder(sim)).run()
+    finally:
+        sim.stop()
+    [line] = lines(report)
+    assert line.startswith(f"  fail  Box: no box answered on {path} (it said ")
+    assert line.endswith(
+        "; deploy the firmware (companion firmware deploy) and check the USB cable"
+    )
