@@ -19,8 +19,8 @@ from firmware import protocol as P
 log = logging.getLogger(__name__)
 CLIENT_ERROR, SERVER_ERROR = 400, 500
 MAX_PRESS_AGE_MS = 60_000  # the app's bound on a press's age (docs/device-api.md)
-#: A PRESS line (about 30 bytes) takes this long on the wire at 115200 baud, 8N1: the box
-#: locked the seat, and began its countdown, when the line's first byte went out.
+#: Firmware that does not stamp its PRESS: it locked the seat (and began its countdown) when
+#: the line's first byte went out, this long before the line (about 30 bytes) ended.
 PRESS_WIRE_S = 30 * 10 / 115200
 
 
@@ -206,7 +206,8 @@ class Bridge(LinkEvents):
             link.answer(token, P.E_RANGE)
             return
         body = {"id": state.app_reveal_id(view, reveal_id), "seat": seat - 1}
-        heard = time.monotonic() - PRESS_WIRE_S  # the box sent it as its line began
+        locked = link.event_time(token)  # the box's own moment, on our clock
+        heard = locked if locked is not None else time.monotonic() - PRESS_WIRE_S
 
         def post(client):
             """POST the press with its age as of now (worker thread)."""
