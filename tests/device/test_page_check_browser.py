@@ -5,6 +5,8 @@ buttons; every answer is a tap on the page. The question is on screen without sc
 the report is worded in the page's language.
 """
 
+from pathlib import Path
+
 import pytest
 
 from companion_app.simulator.builder import SimulatedBuilder
@@ -93,6 +95,12 @@ def test_a_builder_checks_the_box_on_the_box_page_in_czech(live, box):
             "box-check-246f28a1b2c3.txt"
         )
         assert page.is_hidden("[data-testid=box-check-stop]") and errors == []
+        with page.expect_download() as download:
+            page.click("[data-testid=box-check-keep]")
+        kept = Path(download.value.path()).read_text(encoding="utf-8").splitlines()
+        assert kept[0].startswith("Kontrola krabičky u stolu, ")
+        assert kept[1] == "Krabička neprošla 1 z 10 kontrol."
+        assert "CHYBA  LED: policejní LED 5 (LED 5 na pásku) nesvítí červeně" in "\n".join(kept)
         screenshot(page, "box_check_report_cs_portrait")
         page.set_viewport_size({"width": 1024, "height": 768})
         screenshot(page, "box_check_report_cs_landscape")
