@@ -10,7 +10,9 @@ from strip import Strip
 from supervisor import Supervisor
 
 WDT_MS = 5000  # the loop feeds the watchdog every tick; stuck this long, the board resets
-_feeder = None  # after STOP: the timer that keeps feeding the watchdog for the REPL
+#: After STOP the watchdog waits this long (30 min) before it resets the board into the box
+#: again: time for the REPL and a firmware copy, however many soft resets they make.
+STOPPED_WDT_MS = 30 * 60 * 1000
 
 
 def make_box(port=None, piezo=True, boot=None, wdt=None):
@@ -66,12 +68,14 @@ def run():
     """Run boxes under the supervisor and a watchdog until the host sends STOP (blocks)."""
     wdt = machine.WDT(timeout=WDT_MS)
     Supervisor(lambda: make_box(wdt=wdt), wdt=wdt, reset=machine.reset).run()
-    keep_fed(wdt)
+    hold_watchdog()
 
 
-def keep_fed(wdt):
-    """After STOP: a timer feeds the watchdog (it cannot be stopped), so the REPL and a
-    firmware copy are not reset; `mpremote reset` or a power cycle ends it."""
-    global _feeder
-    _feeder = machine.Timer(0)
-    _feeder.init(period=WDT_MS // 4, mode=machine.Timer.PERIODIC, callback=lambda _t: wdt.feed())
+def hold_watchdog():
+    """After STOP: give the watchdog (it cannot be stopped) STOPPED_WDT_MS.
+
+    Not a timer that feeds it: mpremote's first command soft-resets the board, which stops
+    every machine.Timer but not the watchdog, so the copy would be cut off 5 s later. A new
+    machine.WDT() is the same watchdog with a new timeout, and a soft reset keeps it.
+    `mpremote reset` or a power cycle brings the box back at once."""
+    machine.WDT(timeout=STOPPED_WDT_MS).feed()

@@ -134,7 +134,7 @@ class Box:
                 if self._revealed:
                     continue
                 self._locked |= bit
-                self._event(P.PRESS, f"id={self._reveal_id} seat={i + 1}", now)
+                self._event(P.PRESS, f"id={self._reveal_id} seat={i + 1} t={now}", now)
                 self._beep(now, False)
         self._update_countdown(now)
         self._refresh_seats()
@@ -157,7 +157,8 @@ class Box:
             self._hb_at = ticks_add(self._hb_at, self.HEARTBEAT_MS)
             if ticks_diff(now, self._hb_at) >= self.HEARTBEAT_MS:  # fell behind: realign
                 self._hb_at = now
-            self._send(P.HB, "" if scene.connected else QUIET)
+            # the box's clock (the host maps PRESS moments), and whether it hears the host
+            self._send(P.HB, f"t={now}" if scene.connected else f"t={now} {QUIET}")
         for entry in self._pending:
             if ticks_diff(now, entry[2]) >= self.RETRY_MS:
                 self.port.write(entry[1])

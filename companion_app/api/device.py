@@ -8,11 +8,13 @@ pages. The two `?wait=` views are declared with `store.changes.long_poll`, so th
 front (`server/asgi.py`) holds their polls without a thread; elsewhere they wait themselves.
 """
 
+import time
+
 from flask import Blueprint, Response, current_app, request
 
 from companion_app.api.tables import object_body
 from companion_app.device import feed as device_feed
-from companion_app.device.status import REMOTE_TTL_S, get_status
+from companion_app.device.status import REMOTE_TTL_S, get_status, strip_connected
 from companion_app.server import rights
 from companion_app.server.errors import ApiError
 from companion_app.store import reveals
@@ -22,6 +24,9 @@ from scoring.reveal import StaleReveal
 bp = Blueprint("api_device", __name__, url_prefix="/api")
 
 BAD_REQUEST, CONFLICT, CREATED = 400, 409, 201
+MS_PER_S = 1000
+#: A press older than this is a retry of long ago: its countdown is over on the box anyway.
+MAX_PRESS_AGE_MS = 60_000
 STATUS_FIELDS = ("mode", "connected", "problem", "holders", "port", "hello", "last_seen_ms")
 FOLLOW_EXAMPLE = 'Send {"table": "<table id>"}, or {"table": null} for the default.'
 PRESS_EXAMPLE = '{"id": <reveal id>, "seat": <seat>}'
@@ -90,8 +95,15 @@ def followed_device() -> dict:
 
 @bp.get("/tables/<table_id>/device/frame")
 def table_frame(table_id: str) -> dict:
-    """The 18 pixels the firmware's renderer draws for this table now, and any animation."""
-    return device_feed.frame_body(table_id)
+    """The 18 pixels the firmware's renderer draws for this table now, and the timeline."""
+    connected = strip_connected(get_status(current_app).snapshot())
+    return device_feed.frame_body(table_id, connected=connected)
+
+
+@bp.get("/device/clock")
+def device_clock() -> dict:
+    """The server's clock (epoch ms), for panels that play the strip's timeline in step."""
+    return {"now": time.time() * MS_PER_S}
 
 
 @bp.get("/device/table")
@@ -135,12 +147,18 @@ def arm_reveal(table_id: str) -> tuple[dict, int]:
 
 @bp.post("/tables/<table_id>/reveal/press")
 def press_reveal(table_id: str) -> dict:
-    """Lock a seat: {"id": 7, "seat": 2}; pressing again answers "duplicate": true."""
+    """Lock a seat: {"id": 7, "seat": 2}; pressing again answers "duplicate": true. A bridge
+    adds "age_ms": how long ago the box's button locked it (the box's countdown began then)."""
     body = object_body()
     for field in ("id", "seat"):
         if field not in body:
             raise ApiError(BAD_REQUEST, f"{field}: missing; send {PRESS_EXAMPLE}.")
-    _, duplicate = reveals.press(table_id, body["id"], body["seat"])
+    age = body.get("age_ms", 0)
+    if type(age) is not int or not 0 <= age <= MAX_PRESS_AGE_MS:
+        raise ApiError(
+            BAD_REQUEST, f"age_ms must be a whole number of milliseconds, 0 to {MAX_PRESS_AGE_MS}."
+        )
+    _, duplicate = reveals.press(table_id, body["id"], body["seat"], age_ms=age)
     return {**device_feed.device_body(table_id), "duplicate": duplicate}
 
 

@@ -1,9 +1,17 @@
-"""`companion firmware deploy`: stop the box, copy firmware/*.py with mpremote, reset.
+"""`companion firmware deploy`: stop the box, hold its watchdog, copy firmware/*.py, reset.
 
 A running box treats Ctrl-C as data (`kbd_intr(-1)`), so it is stopped with the protocol's
 STOP line; a board still booting (or running anything else) stops on Ctrl-C. Like mpremote's
 `enter_raw_repl`, every attempt sends both and asks for the raw REPL (Ctrl-A), and attempts
-repeat for a few seconds, which covers a box that boots, or is busy, while we try.
+repeat for longer than a boot loop takes to come round (boot, then the 5 s watchdog), so a
+box that boots, is busy or resets itself over and over is caught at its REPL.
+
+At the raw REPL the watchdog gets HOLD_MS before anything else: the box's watchdog cannot be
+stopped, and mpremote's first command soft-resets the board, which stops every timer that
+fed it (the box's firmware up to 0.2.0 fed it from one after STOP, so a copy longer than 5 s
+was cut off). `machine.WDT(timeout=...)` again is the same watchdog with a new timeout, which
+a soft reset keeps (MicroPython 1.27, ports/esp32/machine_wdt.c). `mpremote reset` at the
+end restarts the board with the new firmware, which arms its own 5 s watchdog.
 """
 
 import shutil
@@ -16,7 +24,9 @@ from companion_app.bridge.firmware import firmware_files
 from firmware import protocol as P
 
 STOP = "STOP"  # host -> device: leave the box loop for the REPL (docs/protocol.md)
-INTERRUPT_S = 6.0  # a DevKitC boots to main.py in about 1-2 s; a running box answers in ms
+#: A DevKitC boots to main.py in about 1-2 s and a running box answers in ms; a box in a boot
+#: loop (a watchdog of 5 s after each boot) is at its REPL for a while every 7 s at most.
+INTERRUPT_S = 10.0
 ATTEMPT_S = 0.5  # one STOP + Ctrl-C + Ctrl-A, then listen this long
 CONFIRM_S = 1.0  # after the box's ACK, how long to wait for the raw REPL before going on
 READ_S = 0.05
@@ -26,7 +36,13 @@ CTRL_B = b"\r\x02"  # back to the friendly REPL, where mpremote expects a board
 RAW_REPL = b"raw REPL; CTRL-B to exit\r\n"
 ROM_BOOTLOADER = b"waiting for download"  # IO0 held low at reset: the ROM waits for esptool
 EXIT_CANNOT_STOP = 2
+EXIT_TIMEOUT = 124  # mpremote did not finish within RUN_S (as coreutils' timeout says)
 TAIL = 200  # bytes of the board's output kept to recognise its state
+HOLD_MS = 10 * 60 * 1000  # the watchdog's timeout while the copy runs (ESP32: up to ~12 days)
+HOLD_CODE = b"import machine\nmachine.WDT(timeout=%d).feed()" % HOLD_MS
+HOLD_S = 2.0  # how long the raw REPL may take to run it
+EOF_MARK = b"\x04"  # the raw REPL ends the output, then the error, with it
+RUN_S = 600.0  # mpremote gets this long (a full copy takes about 15 s at 115200 baud)
 
 HOW_TO_STOP = """\
 The box on {port} did not stop for the update: no answer to STOP, Ctrl-C or the raw REPL in \
@@ -50,12 +66,10 @@ def mpremote_command():
 
 
 def deploy_commands(port, files, mpremote=None):
-    """The mpremote runs: copy every file to the board's root, then reset it."""
+    """The mpremote run: copy every file to the board's root (a file already there with the
+    same SHA-256 is skipped), then reset it."""
     base = (mpremote or mpremote_command()) + ["connect", port]
-    return [
-        [*base, "fs", "cp", *[str(f) for f in files], ":"],
-        [*base, "reset"],
-    ]
+    return [[*base, "fs", "cp", *[str(f) for f in files], ":", "+", "reset"]]
 
 
 class Interrupter:
@@ -66,22 +80,38 @@ class Interrupter:
         self.clock = clock
         self.total_s = total_s
         self.stopped = False  # the box acknowledged STOP
+        self.held = False  # the watchdog got HOLD_MS at the raw REPL
+        self.hold_error = ""  # what the board said when it did not
         self.attempts = 0
         self._seq = 0
         self._reader = P.LineReader()
         self._tail = b""
 
     def run(self):
-        """ "stopped" (the box acknowledged STOP), "repl" (a board at its REPL), or None."""
+        """ "stopped" (the box acknowledged STOP), "repl" (a board at its REPL), or None.
+        At the raw REPL the watchdog is held first (`held` says whether that worked)."""
         deadline = self.clock() + self.total_s
         while self.clock() < deadline:
             self._attempt()
             if self._listen(min(deadline, self.clock() + ATTEMPT_S)):
+                self.held = self._hold()
                 self.port.write(CTRL_B)
                 return "stopped" if self.stopped else "repl"
             if self.stopped:  # the REPL did not show within CONFIRM_S; mpremote tries itself
                 return "stopped"
         return None
+
+    def _hold(self):
+        """Run HOLD_CODE at the raw REPL; True if it answered OK and raised nothing."""
+        self.port.write(HOLD_CODE + EOF_MARK)
+        answer = b""
+        until = self.clock() + HOLD_S
+        while self.clock() < until and answer.count(EOF_MARK) < 2:
+            answer += self.port.read(self.port.in_waiting or 1)
+        ran = answer.partition(b"OK")[2]
+        output, _, error = ran.partition(EOF_MARK)
+        self.hold_error = error.partition(EOF_MARK)[0].decode("utf-8", "replace").strip()
+        return b"OK" in answer and answer.count(EOF_MARK) >= 2 and not self.hold_error
 
     @property
     def in_bootloader(self):
@@ -120,8 +150,11 @@ class Interrupter:
             return False  # boot noise, a traceback, a heartbeat's neighbour
 
 
-def deploy(port, out=print, err=None, run=subprocess.run, open_port=detect.open_port, **timing):
-    """Stop the box, copy, reset; 0, 2 when the board cannot be stopped, or mpremote's status."""
+def deploy(
+    port, out=print, err=None, run=subprocess.run, open_port=detect.open_port, files=None, **timing
+):
+    """Stop the box, hold its watchdog, copy `files` (default: firmware/*.py), reset; 0, 2
+    when the board cannot be stopped, or mpremote's status."""
     err = err or (lambda text: print(text, file=sys.stderr))
     try:
         serial_port = open_port(port, READ_S)
@@ -141,11 +174,22 @@ def deploy(port, out=print, err=None, run=subprocess.run, open_port=detect.open_
         out(f"The box on {port} stopped for the update.")
     else:
         out(f"The board on {port} is at its MicroPython REPL.")
-    for command in deploy_commands(port, firmware_files()):
+    if not interrupter.held:
+        why = interrupter.hold_error.splitlines()[-1:] or ["no answer"]
+        out(f"Could not give the watchdog more time ({why[0]}); copying anyway.")
+    for command in deploy_commands(port, firmware_files() if files is None else files):
         out("$ " + " ".join(command))
-        status = run(command, check=False).returncode
+        status = _run(run, command)
         if status:
             out(f"mpremote failed with exit status {status}.")
             return status
     out("Firmware deployed; the box restarts.")
     return 0
+
+
+def _run(run, command):
+    """mpremote's exit status; it waits for a board that stopped answering, so it has RUN_S."""
+    try:
+        return run(command, check=False, timeout=RUN_S).returncode
+    except subprocess.TimeoutExpired:
+        return EXIT_TIMEOUT

@@ -18,6 +18,10 @@ from firmware import protocol as P
 
 log = logging.getLogger(__name__)
 CLIENT_ERROR, SERVER_ERROR = 400, 500
+MAX_PRESS_AGE_MS = 60_000  # the app's bound on a press's age (docs/device-api.md)
+#: Firmware that does not stamp its PRESS: it locked the seat (and began its countdown) when
+#: the line's first byte went out, this long before the line (about 30 bytes) ended.
+PRESS_WIRE_S = 30 * 10 / 115200
 
 
 class Bridge(LinkEvents):
@@ -45,7 +49,10 @@ class Bridge(LinkEvents):
         self.holders = []  # [(pid, name)] of other programs with our port open, last look
         self._holders_at = None  # when we last looked (None: not on this port yet)
         self._looking = None  # the thread looking for them, while it runs
-        self.follower = Follower(app_url, self.show, table=table)
+        self._app_url = app_url
+        self._check_seen = None  # the last box check the box page asked for...
+        self._check_due = None  # ...and the one to run when the port is free
+        self.follower = Follower(app_url, self.show, table=table, on_check=self.check_asked)
         self.worker = AppWorker(app_url)
         self._thread = threading.Thread(target=self._serial_loop, name="device-serial", daemon=True)
 
@@ -90,6 +97,9 @@ class Bridge(LinkEvents):
         """Find, open and run the port; after any failure wait (with backoff) and do it again."""
         delay = self.BACKOFF_MIN_S
         while not self._stop.is_set():
+            if self._check_due is not None:
+                self._run_check()
+                continue
             path, port = self._open()
             if port is None:
                 self._report(connected=False, port=path, problem=None, holders=[])
@@ -139,6 +149,9 @@ class Bridge(LinkEvents):
                 if time.monotonic() - reported >= self.STATUS_S:
                     reported = time.monotonic()
                     self._report_link(link)
+                if self._check_due is not None:
+                    log.info("the box page asked for a box check; the port is the check's")
+                    break
         except OSError as exc:  # the port failed: unplugged, reset, gone
             log.info("the port %s failed: %s", path, exc)
         finally:
@@ -160,6 +173,29 @@ class Bridge(LinkEvents):
         except Exception:  # a handler bug, not a port error
             log.exception("device bridge failed on data from the box")
 
+    # ----- the box check from the box page ---------------------------------------------------
+
+    def check_asked(self, number):
+        """The box page asked for check `number` (follower thread): run it when the port is free."""
+        if number != self._check_seen:
+            self._check_seen = number
+            self._check_due = number
+
+    def _run_check(self):
+        """Run the asked-for check on the box's port (serial thread), then go back to the table."""
+        from companion_app.bridge.webcheck import run_page_check
+
+        number, self._check_due = self._check_due, None
+        try:
+            path = self.find_port()
+        except OSError:
+            path = None
+        if path is None:
+            log.info("no box to check")
+            return
+        self._report(connected=False, port=path)
+        run_page_check(self._app_url, path, number)
+
     # ----- link events (reader thread, under the link's lock: never block here) -----------
 
     def on_hello(self, fields, compatible):
@@ -170,13 +206,22 @@ class Bridge(LinkEvents):
         self._report_link(self._link)
 
     def on_press(self, token, reveal_id, seat):
-        """A seat button: post it to the app; answer the box when the app has it."""
+        """A seat button: post it to the app; answer the box when the app has it. The post
+        says how long ago the box sent it (`age_ms`): the box's countdown began then."""
         link, table, view = self._link, self._table, self._view
         if table is None:
             link.answer(token, P.E_RANGE)
             return
         body = {"id": state.app_reveal_id(view, reveal_id), "seat": seat - 1}
-        self.worker.submit(lambda client: self._post_press(client, link, token, table, body))
+        locked = link.event_time(token)  # the box's own moment, on our clock
+        heard = locked if locked is not None else time.monotonic() - PRESS_WIRE_S
+
+        def post(client):
+            """POST the press with its age as of now (worker thread)."""
+            age_ms = min(MAX_PRESS_AGE_MS, round((time.monotonic() - heard) * 1000))
+            self._post_press(client, link, token, table, {**body, "age_ms": age_ms})
+
+        self.worker.submit(post)
 
     def on_reveal(self, token, reveal_id, seats):
         """The box revealed: the app already knows (it saw every press); just acknowledge."""

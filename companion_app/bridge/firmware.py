@@ -44,6 +44,13 @@ def _load(name):
     return module
 
 
+def load_pins():
+    """firmware/pins.py (the board's wiring: button GPIOs, strip layout) as module `pins`."""
+    with _lock:
+        _load("compat")
+        return _load("pins")
+
+
 def load_firmware():
     """The firmware modules a simulated Box needs, as attributes (`fw.box.Box`, `fw.frame`...)."""
     with _lock:

@@ -21,9 +21,10 @@ class Follower:
     IDLE_S = 2.0  # the fixed table does not exist: ask again after this long
     LONG_POLL_S = 30.0  # client timeout of a long poll (the app answers within 20 s)
 
-    def __init__(self, base_url, on_view, table=None):
+    def __init__(self, base_url, on_view, table=None, on_check=None):
         self._client = AppClient(base_url)
         self._on_view = on_view
+        self._on_check = on_check  # on_check(number): the box page asked for a box check
         self.path = f"/api/tables/{table}/device" if table else "/api/device"
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="device-follow", daemon=True)
@@ -67,6 +68,8 @@ class Follower:
         if status == OK and isinstance(body, dict):
             table = body.get("table")
             self._on_view(table, body if table else None)
+            if self._on_check is not None and body.get("check") is not None:
+                self._on_check(body["check"])
             return body.get("etag")
         log.warning("%s answered %s: %s", self.path, status, body)
         if status == NOT_FOUND:

@@ -13,6 +13,7 @@ import threading
 import time
 from collections import deque
 
+from companion_app.bridge.boxclock import BoxClock
 from firmware import protocol as P
 
 log = logging.getLogger(__name__)
@@ -71,6 +72,8 @@ class Link:
         self._unanswered_since = None  # a command of ours has waited for an answer since then
         self.errors = {P.E_CRC: 0, P.E_FORMAT: 0, P.E_LONG: 0, "nak": 0, "dup": 0, "retry": 0}
         self.errors.update(foreign=0, session=0)  # answers to another host; our session lost
+        self.box_clock = BoxClock()  # the box's ticks on our clock (its lines' `t=`)
+        self._event_at = {}  # device seq -> when the box made the event (our clock), if known
 
     # ----- sending ------------------------------------------------------------------------
 
@@ -119,6 +122,12 @@ class Link:
             self._inflight.discard(seq)
             self._handled.append(seq)
             self._reply(seq, err)
+
+    def event_time(self, token):
+        """When the box made the event `token` (a PRESS: when the seat locked), on the link's
+        clock; None when the box does not say (older firmware)."""
+        with self._lock:
+            return self._event_at.get(token[1]) if token[0] == self._epoch else None
 
     def forget(self, token):
         """The app could not be reached: the device's retry of this event will be tried again."""
@@ -233,6 +242,8 @@ class Link:
             self.box_quiet = msg.payload.find("quiet=1") >= 0
         if msg.kind == P.HELLO:
             self._on_hello(msg)
+        if msg.kind in (P.HB, P.PRESS):
+            self._stamped(msg)
         if self._rx_seq is None or P.seq_newer(msg.seq, self._rx_seq):
             self._rx_seq = msg.seq
         if msg.kind in (P.ACK, P.NAK):
@@ -265,6 +276,8 @@ class Link:
             self._epoch += 1  # its event seqs start again: the ones we handled mean nothing
             self._handled.clear()
             self._inflight.clear()
+            self._event_at.clear()
+            self.box_clock.reset()
         self.incompatible = not compatible
         if compatible and not greeted:
             self.ready = False
@@ -275,6 +288,19 @@ class Link:
         self._pending.clear()
         self._last.clear()
         self.events.on_hello(fields, compatible)
+
+    def _stamped(self, msg):
+        """A line the box stamped with its clock (`t=`): one more sample of the offset; a
+        PRESS's moment on our clock is kept for `event_time`."""
+        try:
+            ticks = int(msg.fields()["t"])
+        except (P.ProtocolError, KeyError, ValueError):
+            return  # older firmware: no stamp
+        self.box_clock.heard(ticks, self._clock())
+        if msg.kind == P.PRESS:
+            self._event_at[msg.seq] = self.box_clock.host_time(ticks)
+            while len(self._event_at) > self.HANDLED_MEMORY:
+                del self._event_at[next(iter(self._event_at))]
 
     def _settle(self, msg):
         """ACK/NAK of one of our commands: it needs no more retries.

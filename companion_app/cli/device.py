@@ -1,17 +1,22 @@
 """`companion device run|simulate|ports` and `companion firmware deploy`."""
 
+import argparse
 import logging
 import os
 import sys
 import threading
+import time
 
 from companion_app.bridge import detect
 from companion_app.bridge.appclient import DEVICE_KEY_ENV
 
 DEFAULT_APP = "http://127.0.0.1:5000"
 EXIT_NO_BOX = 1
+EXIT_CHECK_FAILED = 1  # the box was checked and something failed
 EXIT_BAD_OPTION = 2  # an option that cannot be honoured here (argparse's status for usage)
 SHOW_S = 0.1  # `simulate --leds` looks at the strip this often
+LED_COUNT = 18  # the strip's pixels (hardware/pinout.json)
+SEATS = 6  # seat buttons
 
 
 def add_commands(commands):
@@ -41,12 +46,46 @@ def add_commands(commands):
     simulate.set_defaults(func=cmd_simulate)
     ports = sub.add_parser("ports", help="list serial ports, marking the ones that look like a box")
     ports.set_defaults(func=cmd_ports)
+    _add_check(sub)
     firmware = commands.add_parser("firmware", help="the box's MicroPython firmware")
     fw_sub = firmware.add_subparsers(dest="firmware_command", required=True)
     deploy = fw_sub.add_parser("deploy", help="copy the firmware to the board with mpremote")
     deploy.add_argument("--port", help="serial port (default: detect the box by USB id)")
     deploy.set_defaults(func=cmd_deploy)
     return sub
+
+
+def _add_check(sub):
+    """`companion device check`: the builder's first-plug check."""
+    check = sub.add_parser(
+        "check",
+        help="check a newly built box: firmware, port, every LED and button, the piezo",
+    )
+    check.add_argument("--port", help="serial port (default: detect the box by USB id)")
+    check.add_argument(
+        "--report", help="write the report here (default: box-check-<chip id>-<time>.txt)"
+    )
+    check.add_argument(
+        "--simulate",
+        action="store_true",
+        help="check a simulated box instead, answering from its strip and buttons",
+    )
+    check.add_argument(
+        "--engine",
+        choices=("auto", "micropython", "cpython"),
+        default="auto",
+        help=argparse.SUPPRESS,
+    )
+    check.add_argument(
+        "--broken-led", type=int, metavar="N", help="with --simulate: LED N (1..18) is dead"
+    )
+    check.add_argument(
+        "--broken-button",
+        type=int,
+        metavar="SEAT",
+        help="with --simulate: this seat's button is dead",
+    )
+    check.set_defaults(func=cmd_check)
 
 
 def _logging():
@@ -130,6 +169,83 @@ def cmd_ports(args):
     lines = detect.describe_ports()
     print("\n".join(lines) if lines else "No serial ports.")
     return 0
+
+
+def cmd_check(args):
+    """Walk the builder through the check; print and keep the report. 0 pass, 1 fail, 2 no box."""
+    from companion_app.bridge.check import BoxCheck, ConsoleBuilder
+
+    sim = None
+    if args.simulate:
+        sim, builder = _simulated_box(args)
+        if sim is None:
+            return EXIT_BAD_OPTION
+        port = sim.path
+    elif args.broken_led or args.broken_button:
+        print(
+            "--broken-led and --broken-button break a simulated box: add --simulate.",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_OPTION
+    else:
+        builder = ConsoleBuilder()
+        port = args.port or detect.find_board()
+        if port is None:
+            print("No box found by USB id; plug it in or give --port.", file=sys.stderr)
+            return EXIT_NO_BOX
+    try:
+        report = BoxCheck(port, builder).run()
+    except (detect.PortBusy, detect.PortDenied) as exc:
+        print(str(exc), file=sys.stderr)
+        return EXIT_BAD_OPTION
+    except OSError as exc:  # SerialException: the port is gone
+        print(f"Cannot use {port}: {exc}", file=sys.stderr)
+        return EXIT_NO_BOX
+    finally:
+        if sim is not None:
+            sim.stop()
+    return _keep_report(report, args.report)
+
+
+def _simulated_box(args):
+    """(a started simulator with the asked-for faults, its builder), or (None, None)."""
+    from companion_app.simulator.builder import SimulatedBuilder
+    from companion_app.simulator.micropython import SimulatorUnavailable, make_simulator
+
+    leds = LED_COUNT
+    if args.broken_led is not None and not 1 <= args.broken_led <= leds:
+        print(f"--broken-led must be 1..{leds}.", file=sys.stderr)
+        return None, None
+    if args.broken_button is not None and not 1 <= args.broken_button <= SEATS:
+        print(f"--broken-button must be 1..{SEATS}.", file=sys.stderr)
+        return None, None
+    try:
+        sim = make_simulator(args.engine).start()
+    except SimulatorUnavailable as exc:
+        print(f"Cannot simulate the box on MicroPython: {exc}.", file=sys.stderr)
+        return None, None
+    if args.broken_led is not None:
+        sim.break_led(args.broken_led - 1)
+    if args.broken_button is not None:
+        sim.break_button(args.broken_button)
+    print(sim.note, file=sys.stderr)
+    return sim, SimulatedBuilder(sim)
+
+
+def _keep_report(report, path):
+    """Print the report and write it to `path` (or a name of its own); 0 if it passed, else 1."""
+    text = report.text()
+    print(text, end="")
+    if path is None:
+        chip = report.hello.get("uid", "unknown")
+        path = f"box-check-{chip}-{time.strftime('%Y%m%d-%H%M%S')}.txt"
+    try:
+        with open(path, "w", encoding="utf-8") as file:
+            file.write(text)
+        print(f"Report kept in {path}.")
+    except OSError as exc:
+        print(f"Could not write the report to {path}: {exc}", file=sys.stderr)
+    return 0 if report.passed else EXIT_CHECK_FAILED
 
 
 def cmd_deploy(args):

@@ -13,7 +13,10 @@ unfinished table with the latest activity until a table is created, which pins i
 
 import json
 
+from flask import current_app
+
 from companion_app.device import frame as device_frame
+from companion_app.device.check import get_check
 from companion_app.store import TableNotFound, db, get_store, reveals
 from scoring.games import get_game
 
@@ -53,8 +56,9 @@ def device_body(table_id: str) -> dict:
     }
 
 
-def frame_body(table_id: str) -> dict:
-    """The panel's view of a table: the firmware-rendered pixels, seat states and reveal."""
+def frame_body(table_id: str, connected: bool = True) -> dict:
+    """The panel's view of a table: the firmware-rendered pixels, seat states, reveal and the
+    timeline of the strip; `connected` False (a bridge that lost its box): the violet dot."""
     table = get_store().get(table_id)
     current, tag = reveals.current_and_tag(table_id)
     display = get_game(table.game).device_display(table.state)
@@ -62,7 +66,7 @@ def frame_body(table_id: str) -> dict:
         "table": table.id,
         "etag": make_etag(table.version, tag),
         "reveal": None if current is None else current.as_json(),
-        **device_frame.render(display, current, table.updated_at),
+        **device_frame.render(display, current, table.updated_at, connected=connected),
     }
 
 
@@ -187,16 +191,21 @@ def take_if_free(table_id: str) -> bool:
 
 
 def followed_etag() -> str:
-    """The etag of the followed table's device view, prefixed with its id."""
+    """The etag of the followed table's device view, prefixed with its id (and a box check
+    asked for from the box page, which the bridge must see)."""
     table_id = followed_table()["table"]
-    return NO_TABLE_ETAG if table_id is None else f"{table_id}/{table_etag(table_id)}"
+    etag = NO_TABLE_ETAG if table_id is None else f"{table_id}/{table_etag(table_id)}"
+    check = get_check(current_app).pending()
+    return etag if check is None else f"{etag}/check{check}"
 
 
 def followed_body() -> dict:
-    """The followed table's device view, or an empty one when there is no table to follow."""
+    """The followed table's device view, or an empty one when there is no table to follow;
+    `check`: the number of a box check the bridge should run now, else null."""
     table_id = followed_table()["table"]
+    check = get_check(current_app).pending()
     if table_id is None:
-        return {
+        body = {
             "table": None,
             "version": None,
             "etag": NO_TABLE_ETAG,
@@ -204,5 +213,9 @@ def followed_body() -> dict:
             "reveal": None,
             "players": [],
         }
-    body = device_body(table_id)
-    return {**body, "etag": f"{table_id}/{body['etag']}"}
+    else:
+        body = device_body(table_id)
+        body["etag"] = f"{table_id}/{body['etag']}"
+    if check is not None:
+        body["etag"] += f"/check{check}"
+    return {**body, "check": check}

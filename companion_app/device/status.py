@@ -128,6 +128,12 @@ class DeviceStatus:
         )
 
 
+def strip_connected(snapshot: dict) -> bool:
+    """False while a bridge runs without its box answering: the strip (and the panel) shows
+    the disconnected dot; the virtual box is always connected to the app."""
+    return snapshot["mode"] == VIRTUAL or bool(snapshot["connected"])
+
+
 def _check(mode, connected, port, hello, last_seen_ms) -> None:
     """Refuse values of the wrong type with a sentence naming the field."""
     if mode is not _KEEP and mode not in MODES:

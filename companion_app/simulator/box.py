@@ -16,6 +16,7 @@ import os
 import threading
 import time
 import tty
+from collections import deque
 
 from companion_app.bridge.firmware import load_firmware
 from companion_app.simulator.leds import LedView
@@ -29,6 +30,7 @@ STDIN_RING = 260
 #: Line time credited per tick at most (two nominal ticks): a host process that stalls the
 #: simulator delivers at most 115 bytes per tick, not a flood a board on time never sees.
 MAX_GAP_S = 0.01
+SHOWN_KEPT = 10_000  # frames kept with their moments (an animation sends about 8 a second)
 
 
 class SimPin:
@@ -135,7 +137,11 @@ class PtyBox:
         self._on_frame = on_frame
         self.frame = bytes(3 * self.fw.frame.Frame.LED_COUNT)
         self.frames = 0  # frames sent to the strip
+        #: (epoch ms the strip showed it, frame) of the latest frames, on the board's clock
+        self.shown = deque(maxlen=SHOWN_KEPT)
         self.boots = 0
+        self.dead_leds = set()  # pixels that stay dark whatever they are sent (break_led)
+        self.dead_buttons = set()  # seats whose switch never closes (break_button)
         self._master = self._slave = None
         self.path = None
         self._open_pty()
@@ -194,14 +200,37 @@ class PtyBox:
             if old_slave is not None:
                 os.close(old_slave)
 
+    # ----- broken parts (a builder's faults, for `companion device check`) -----------------
+
+    def break_led(self, index, chain=False):
+        """LED `index` (0-based on the chain) stays dark; with `chain`, every LED after it too
+        (the data line is broken there)."""
+        last = self.fw.frame.Frame.LED_COUNT if chain else index + 1
+        self.dead_leds.update(range(index, last))
+
+    def break_button(self, seat):
+        """Seat `seat`'s button (1..6) never closes: pressing it does nothing."""
+        self.dead_buttons.add(seat)
+
+    def _wired(self, frame):
+        """What the strip shows of `frame`: dead LEDs dark."""
+        if not self.dead_leds:
+            return frame
+        shown = bytearray(frame)
+        for index in self.dead_leds:
+            shown[3 * index : 3 * index + 3] = b"\0\0\0"
+        return bytes(shown)
+
     # ----- the LEDs -----------------------------------------------------------------------
 
-    def _frame_written(self, frame):
-        """The firmware sent a frame to the strip."""
+    def _frame_written(self, frame, shown_at=None):
+        """The firmware sent a frame to the strip (at `shown_at`, epoch ms, if the board said)."""
+        frame = self._wired(frame)
         stamp = time.perf_counter()
         with self._changed:
             self.frame = frame
             self.frames += 1
+            self.shown.append((time.time() * 1000 if shown_at is None else shown_at, frame))
             self._changed.notify_all()
         if self._on_frame is not None:
             self._on_frame(frame, stamp)
@@ -304,8 +333,9 @@ class Simulator(PtyBox):
             self._awake_at = time.monotonic() + self.boot_ms / 1000
 
     def press(self, seat):
-        """Seat button (1..6) down."""
-        self.pins[seat - 1].level = 0
+        """Seat button (1..6) down (nothing, if it is broken)."""
+        if seat not in self.dead_buttons:
+            self.pins[seat - 1].level = 0
 
     def release(self, seat):
         """Seat button up."""

@@ -1,23 +1,27 @@
 """The virtual box on real MicroPython: the whole firmware (main.py on) in WebAssembly in Node.
 
 `MicroPythonSimulator` has the CPython `Simulator`'s interface (path, reset, unplug/replug,
-press/release, leds, filters) but boots firmware/main.py under MicroPython 1.27 through
-board/runner.mjs: the board's own supervisor, watchdog, 5 ms asyncio tick and
-UsbSerial read path on a 260-byte stdin ring fed at 115200 baud. Node and the npm package
-(`scripts/setup-firmware-tests.sh` installs them) are looked up at start; `make_simulator`
-falls back to CPython without them and logs why.
+press/release, leds, filters) but boots a DevKitC under MicroPython 1.27 through
+board/runner.mjs: its flash is a folder (`flash`, by default a fresh copy of firmware/*.py;
+`firmware=False` gives a board with MicroPython only), main.py runs the board's own
+supervisor, watchdog, 5 ms tick and UsbSerial read path on a 260-byte stdin ring fed at
+115200 baud, and the REPL is MicroPython's (raw REPL, raw-paste, soft reset), so mpremote
+copies files onto it. Node and the npm package (`scripts/setup-firmware-tests.sh` installs
+them) are looked up at start; `make_simulator` falls back to CPython without them and logs why.
 """
 
+import json
 import logging
 import os
 import select
 import shutil
 import subprocess
+import tempfile
 import threading
 import time
 from pathlib import Path
 
-from companion_app.bridge.firmware import FIRMWARE_DIR
+from companion_app.bridge.firmware import firmware_files, load_pins
 from companion_app.simulator.box import PtyBox, Simulator
 
 log = logging.getLogger(__name__)
@@ -110,7 +114,16 @@ class MicroPythonSimulator(PtyBox):
 
     ENGINE = "micropython"
 
-    def __init__(self, rx_filter=None, tx_filter=None, on_frame=None, found=None, boot_ms=0):
+    def __init__(
+        self,
+        rx_filter=None,
+        tx_filter=None,
+        on_frame=None,
+        found=None,
+        boot_ms=0,
+        flash=None,
+        firmware=True,
+    ):
         self._node, self._module, version = found or find_micropython()
         self.boot_ms = boot_ms  # reset to the first line at least this long: a real board's boot
         self._boot_gen = 0  # a delayed boot starts only if no reset or stop came after it
@@ -121,6 +134,11 @@ class MicroPythonSimulator(PtyBox):
         self._rx_filter = rx_filter
         self._tx_filter = tx_filter
         self._feed_fd = None  # our end of the board's stdin pipe
+        self._own_flash = flash is None
+        self.flash = Path(tempfile.mkdtemp(prefix="companion-flash-") if flash is None else flash)
+        if self._own_flash and firmware:
+            for source in firmware_files():
+                shutil.copy(source, self.flash / source.name)
         super().__init__(on_frame)
         self._proc = None
         self._held = set()  # seats held down: they stay down across a reset (safe mode)
@@ -131,6 +149,8 @@ class MicroPythonSimulator(PtyBox):
         self.printed = []  # lines the firmware printed (tracebacks), newest last
         self.last_boot_s = None  # reset (or power-on) to the board's first line, last boot
         self.dropped = 0  # bytes the board sent while no host had the port
+        self.resets = []  # why the board reset itself: "wdt", "reset" (machine.reset())
+        self.beeps = []  # (time.monotonic(), frequency) when the piezo started sounding
 
     # ----- lifecycle ----------------------------------------------------------------------
 
@@ -145,13 +165,16 @@ class MicroPythonSimulator(PtyBox):
         return self
 
     def stop(self):
-        """Power off (the Node process ends), join the threads, close the pseudo-terminal."""
+        """Power off (the Node process ends), join the threads, close the pseudo-terminal;
+        a flash folder this simulator made is removed."""
         self._stop.set()
         self._kill()
         for thread in self._threads:
             thread.join()
         with self._lock:
             self._close_pty()
+        if self._own_flash:
+            shutil.rmtree(self.flash, ignore_errors=True)
 
     def reset(self):
         """The EN button: the board boots again from main.py, forgetting everything."""
@@ -221,9 +244,14 @@ class MicroPythonSimulator(PtyBox):
             self.lost = 0
             board_in, self._feed_fd = os.pipe()
             os.set_blocking(board_in, False)  # the board polls its input without blocking
-            held = ",".join(str(seat) for seat in sorted(self._held))
+            config = {
+                "flash": str(self.flash),
+                "cause": cause,
+                "held": sorted(self._held),
+                "buttons": list(load_pins().BUTTONS),
+            }
             self._proc = subprocess.Popen(
-                [self._node, str(RUNNER), str(self._module), str(FIRMWARE_DIR), cause, held],
+                [self._node, str(RUNNER), str(self._module), json.dumps(config)],
                 stdin=board_in,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -264,11 +292,14 @@ class MicroPythonSimulator(PtyBox):
                     self._first_line()
                 self._to_host(bytes.fromhex(arg))
             elif kind == "L":
-                self._frame_written(bytes.fromhex(arg))
+                pixels, _, shown_at = arg.partition(" ")
+                self._frame_written(bytes.fromhex(pixels), float(shown_at or 0) or None)
             elif kind == "S":
-                self.stopped_why = arg
+                self.stopped_why = None if arg == "run" else arg
                 if arg == "crash":  # main.py died: say why, as the board's REPL would show
                     log.warning("the simulated firmware stopped:\n%s", "\n".join(self.printed))
+            elif kind == "Z":
+                self._piezo(arg)
             elif kind == "D":
                 self.lost = int(arg)
             elif kind == "O":
@@ -276,6 +307,7 @@ class MicroPythonSimulator(PtyBox):
                 log.debug("box printed: %s", arg)
             elif kind == "B":
                 rebooted = arg
+                self.resets.append(arg)
         proc.stdout.close()
         errors = proc.stderr.read().decode("utf-8", "replace").strip()
         proc.stderr.close()
@@ -289,6 +321,12 @@ class MicroPythonSimulator(PtyBox):
             self._power_up("wdt" if rebooted == "wdt" else "reset")
         elif proc is self._proc and not self._stop.is_set():
             log.error("the simulated board's process ended (%s): %s", proc.returncode, errors)
+
+    def _piezo(self, arg):
+        """The piezo's PWM changed: a beep starts when its duty leaves 0."""
+        freq, duty = (int(word) for word in arg.split())
+        if duty:
+            self.beeps.append((time.monotonic(), freq))
 
     def _to_host(self, data):
         """Bytes the board sent, onto the pty (lost while unplugged or nobody reads)."""
@@ -322,7 +360,9 @@ class MicroPythonSimulator(PtyBox):
                 self._command(b"R " + data.hex().encode())
 
     def press(self, seat):
-        """Seat button (1..6) down."""
+        """Seat button (1..6) down (nothing, if it is broken)."""
+        if seat in self.dead_buttons:
+            return
         self._held.add(seat)
         self._command(b"P %d" % seat)
 

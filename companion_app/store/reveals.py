@@ -7,7 +7,7 @@ wakes the waiting long polls (`companion_app.store.changes`).
 """
 
 import json
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from companion_app.store import db
 from companion_app.store.changes import notify_app
@@ -67,8 +67,10 @@ def arm(table_id: str, seats: object) -> Reveal:
     return fresh
 
 
-def press(table_id: str, reveal_id: object, seat: object) -> tuple[Reveal, bool]:
-    """Lock `seat` in reveal `reveal_id`: (the reveal after it, True if it was already locked)."""
+def press(table_id: str, reveal_id: object, seat: object, age_ms: int = 0) -> tuple[Reveal, bool]:
+    """Lock `seat` in reveal `reveal_id`: (the reveal after it, True if it was already locked).
+    `age_ms`: the box's button locked it that long ago, so a reveal it completes began then
+    (the box's countdown runs from that moment, and the panel's must too)."""
     conn = db.get_db()
     with db.write_transaction(conn):
         table = _open_table(table_id)
@@ -79,7 +81,10 @@ def press(table_id: str, reveal_id: object, seat: object) -> tuple[Reveal, bool]
         if duplicate:
             return stored, True
         now = now_text()
-        revealed_at = now if after["revealed"] else None
+        began = (datetime.fromisoformat(now) - timedelta(milliseconds=age_ms)).isoformat(
+            timespec="microseconds"
+        )
+        revealed_at = began if after["revealed"] else None
         conn.execute(
             "UPDATE reveals SET locked_json = ?, revealed_at = ?, updated_at = ?"
             " WHERE table_id = ? AND id = ?",

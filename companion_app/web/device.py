@@ -12,9 +12,10 @@ from flask import Blueprint, current_app, render_template
 from flask_babel import gettext
 
 from companion_app.device import feed as device_feed
-from companion_app.device.status import VIRTUAL, get_status
+from companion_app.device.status import VIRTUAL, get_status, strip_connected
 from companion_app.games import VIEWS, view_for
 from companion_app.store import get_store, reveal_gate
+from companion_app.web.boxcheck import check_urls, check_words
 from scoring.games import get_game
 
 bp = Blueprint("device_web", __name__)
@@ -152,9 +153,9 @@ def folded(badge: str, choosing: bool, reveal: dict | None) -> bool:
 def device_panel(table_id: str) -> dict:
     """Everything the panel partial shows at first paint; the script updates it after."""
     body = device_feed.device_body(table_id)
-    frame = device_feed.frame_body(table_id)
-    text = panel_text()
     status = get_status(current_app).snapshot()
+    frame = device_feed.frame_body(table_id, connected=strip_connected(status))
+    text = panel_text()
     seats = list(enumerate(body["players"]))[: body["display"]["seats"]]
     armed, choosing = arm_seats(table_id, len(seats))
     badge = badge_state(status)
@@ -182,6 +183,13 @@ def device_panel(table_id: str) -> dict:
 
 @bp.get("/tables/<table_id>/box")
 def box(table_id: str) -> str:
-    """The panel on a page of its own, for a tablet or a second screen at the table."""
+    """The panel on a page of its own, for a tablet or a second screen at the table; with the
+    builder's first-plug check of the box below it."""
     panel = device_panel(table_id)
-    return render_template("device/box.html", panel=panel, names=panel["body"]["players"])
+    return render_template(
+        "device/box.html",
+        panel=panel,
+        names=panel["body"]["players"],
+        check_words=check_words(),
+        check_urls=check_urls(table_id),
+    )

@@ -39,9 +39,9 @@ def print_table(reporter):
 class Rig:
     """The live app, a simulated box, the man-in-the-middle and the bridge through it."""
 
-    def __init__(self, live, to_box=None, from_box=None, boot_ms=0):
+    def __init__(self, live, to_box=None, from_box=None, boot_ms=0, engine="auto"):
         self.live = live
-        self.sim = mpsim.make_simulator("auto", boot_ms=boot_ms).start()
+        self.sim = mpsim.make_simulator(engine, boot_ms=boot_ms).start()
         self.mitm = Mitm(self.sim.path, to_box, from_box)
         self.bridge = self.new_bridge()
         self.game = Razzia(live)

@@ -42,7 +42,12 @@ class RequestLog:
             seen["status"] = int(status.split()[0])
             return start_response(status, headers, exc_info)
 
-        body = b"".join(self.wsgi(environ, recording_start))
+        answer = self.wsgi(environ, recording_start)
+        try:
+            body = b"".join(answer)
+        finally:
+            if hasattr(answer, "close"):  # a file sent (static/): the WSGI server closes it
+                answer.close()
         with self.lock:
             self.entries.append((method, path, seen["status"]))
             if is_press:

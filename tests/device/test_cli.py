@@ -82,10 +82,7 @@ def test_deploy_stops_the_box_copies_the_firmware_and_resets(sim, fake_mpremote,
     assert cli.main(["firmware", "deploy", "--port", sim.path]) == 0
     assert wait_until(lambda: sim.stopped, SHOWN_S)  # STOP was acknowledged before mpremote
     files = " ".join(str(f) for f in firmware_files())
-    assert fake_mpremote.read_text().splitlines() == [
-        f"connect {sim.path} fs cp {files} :",
-        f"connect {sim.path} reset",
-    ]
+    assert fake_mpremote.read_text().splitlines() == [f"connect {sim.path} fs cp {files} : + reset"]
     assert "stopped for the update" in capsys.readouterr().out
     assert {f.name for f in firmware_files()} >= {"main.py", "box.py", "protocol.py"}
 
@@ -93,7 +90,7 @@ def test_deploy_stops_the_box_copies_the_firmware_and_resets(sim, fake_mpremote,
 def test_a_failing_mpremote_fails_the_deploy(sim, fake_mpremote, monkeypatch):
     monkeypatch.setenv("FAKE_MPREMOTE_EXIT", "3")
     assert cli.main(["firmware", "deploy", "--port", sim.path]) == 3
-    assert len(fake_mpremote.read_text().splitlines()) == 1  # no reset after a failed copy
+    assert len(fake_mpremote.read_text().splitlines()) == 1  # one run: mpremote stops at the copy
 
 
 def test_deploy_without_a_box_says_so(monkeypatch, capsys):
@@ -104,8 +101,7 @@ def test_deploy_without_a_box_says_so(monkeypatch, capsys):
 
 def test_the_deploy_command_list():
     assert deploy_commands("/dev/ttyUSB0", ["a.py", "b.py"], ["mpremote"]) == [
-        ["mpremote", "connect", "/dev/ttyUSB0", "fs", "cp", "a.py", "b.py", ":"],
-        ["mpremote", "connect", "/dev/ttyUSB0", "reset"],
+        ["mpremote", "connect", "/dev/ttyUSB0", "fs", "cp", "a.py", "b.py", ":", "+", "reset"],
     ]
 
 

@@ -26,6 +26,9 @@ class FakeBoard:
         self.ctrl_c_until = kbd_intr_off_s  # Ctrl-C interrupts the boot until main.py runs
         self.out = bytearray(b"ets Jun  8 2016 00:22:57\r\n" if boot_s else b"")
         self.repl_input = bytearray()  # what the (friendly or raw) REPL was typed
+        self.raw_line = bytearray()
+        self.ran = []  # what the raw REPL ran
+        self.raw_error = b""  # the error it answers with
         self.stops = 0
         self.closed = False
         self._lines = P.LineReader()
@@ -77,7 +80,8 @@ class FakeBoard:
                 return
 
     def _repl(self, data):
-        """Ctrl-A enters (or restarts) the raw REPL, Ctrl-B leaves it; the rest is typed."""
+        """Ctrl-A enters (or restarts) the raw REPL, Ctrl-B leaves it, Ctrl-D runs the raw
+        line (answering as `raw_error` says); the rest is typed."""
         for byte in data:
             if byte == 1:
                 self.state = "raw"
@@ -85,8 +89,14 @@ class FakeBoard:
             elif byte == 2:
                 self.state = "repl"
                 self.out += b"\r\n>>> "
+            elif byte == 4 and self.state == "raw":
+                self.ran.append(bytes(self.raw_line))
+                self.raw_line.clear()
+                self.out += b"OK\x04" + self.raw_error + b"\x04>"
             elif byte not in (3, 13):
                 self.repl_input.append(byte)
+                if self.state == "raw":
+                    self.raw_line.append(byte)
 
     def close(self):
         self.closed = True
@@ -97,7 +107,7 @@ def run_deploy(board, ran=None, **timing):
     out, err = [], []
     ran = [] if ran is None else ran
 
-    def fake_run(command, check):
+    def fake_run(command, **how):
         ran.append(command)
         return types.SimpleNamespace(returncode=0)
 
@@ -119,9 +129,41 @@ def test_a_running_box_stops_on_stop_and_the_firmware_is_copied():
     status, out, err = run_deploy(board, ran)
     assert status == 0 and err == []
     assert out[0] == "The box on /dev/ttyUSB0 stopped for the update."
-    assert [command[-1] for command in ran] == [":", "reset"] and board.closed
+    assert [command[-3:] for command in ran] == [[":", "+", "reset"]] and board.closed
+    assert ran[0][ran[0].index("cp") + 1 : -3] == [str(f) for f in D.firmware_files()]
     assert board.stops == 1 and board.state == "repl"  # left in the friendly REPL (Ctrl-B)
     assert b"STOP" not in board.repl_input  # no STOP is typed into the REPL once it answered
+    assert board.ran == [D.HOLD_CODE]  # the watchdog got its ten minutes first
+    assert "Could not give" not in " ".join(out)
+
+
+def test_a_board_whose_watchdog_cannot_be_held_is_copied_anyway_with_a_warning():
+    board = FakeBoard("repl")
+    board.raw_error = b"Traceback (most recent call last):\r\nValueError: WDT timeout too long\r\n"
+    ran = []
+    status, out, _ = run_deploy(board, ran)
+    assert status == 0 and len(ran) == 1
+    assert out[1] == (
+        "Could not give the watchdog more time (ValueError: WDT timeout too long); copying anyway."
+    )
+
+
+def test_mpremote_that_hangs_is_ended_and_reported():
+    def hung(command, **how):
+        raise D.subprocess.TimeoutExpired(command, how["timeout"])
+
+    out = []
+    status = D.deploy(
+        "/dev/ttyUSB0",
+        out=out.append,
+        err=out.append,
+        run=hung,
+        open_port=lambda path, timeout: FakeBoard("repl"),
+    )
+    assert (
+        status == D.EXIT_TIMEOUT
+        and out[-1] == f"mpremote failed with exit status {D.EXIT_TIMEOUT}."
+    )
 
 
 def test_a_box_still_booting_is_stopped_by_a_later_attempt():

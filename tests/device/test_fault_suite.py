@@ -14,11 +14,15 @@ import time
 
 import pytest
 
+from companion_app.bridge.deploy import deploy
 from firmware import protocol as P
 from tests.device.faultrig import ARMED_S, LOCKED_S, REAL_BOOT_MS, ROWS, SEATS, Rig, print_table
 from tests.device.faults import KINDS, LineDropper, LineHolder, Mangler
 from tests.device.liveapp import wait_until
 from tests.device.play import assert_recovers, assert_recovers_steady, wait_locked
+from tests.device.test_repl_deploy import WDT_S, newer_build
+
+RESET_S = 3.0  # mpremote's `reset` resets the board 100 ms after it returns
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -252,3 +256,28 @@ def test_a_box_reset_after_a_reveal_with_a_real_boot_time(rig):
     booted = getattr(r.sim, "last_boot_s", None) or REAL_BOOT_MS / 1000
     fault = f"box reset after a reveal ({REAL_BOOT_MS / 1000:.1f} s boot)"
     r.record(fault, recovery, expected, note=f"this boot {booted:.2f} s")
+
+
+def test_a_redeploy_onto_a_running_box(rig, tmp_path):
+    """Issue 25: `companion firmware deploy` of a new build onto the box in play (STOP,
+    mpremote's soft reset, a copy longer than the 5 s watchdog, a reset); then the bridge
+    comes back and the strip shows the table again. Needs the whole firmware on MicroPython."""
+    r = rig(engine="micropython")
+    r.game.draw_police()
+    expected = r.reveal_round(random.Random(21))
+    r.shown()
+    r.bridge.stop()  # deploy needs the port: `companion serve` is stopped
+    said = []
+    started = time.monotonic()
+    status = deploy(r.mitm.path, out=said.append, err=said.append, files=newer_build(tmp_path))
+    took = time.monotonic() - started
+    assert status == 0, said
+    assert took > WDT_S  # longer than the watchdog, and never cut off by it: mpremote's reset
+    assert wait_until(lambda: r.sim.resets == ["reset"], RESET_S), r.sim.resets  # (100 ms on)
+    r.game.draw_police()  # the game went on meanwhile
+    r.bridge = r.new_bridge()  # `companion serve` again
+    started = time.monotonic()
+    recovery = r.shown()
+    assert r.bridge.link.hello["fw"] == "0.9.9-test"
+    expected += r.reveal_round(random.Random(22))
+    r.record("re-deploy onto a running box", recovery, expected, note=f"copy {took:.0f} s")

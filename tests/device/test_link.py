@@ -3,6 +3,7 @@
 import pytest
 import serial
 
+from companion_app.bridge.boxclock import BoxClock
 from companion_app.bridge.link import Link, LinkEvents
 from firmware import protocol as P
 
@@ -359,3 +360,36 @@ def test_an_announcement_before_start_waits_for_start():
     assert [m.kind for m in w.lines()] == [P.HELLO]
     w.device(P.HELLO, box_hello("b0070001", NONCE))
     assert w.link.ready
+
+
+# ----- the box's clock (HB and PRESS carry `t=`) -----------------------------------------
+
+
+def test_the_box_clock_takes_the_fastest_line_and_survives_the_wrap():
+    clock = BoxClock()
+    assert clock.host_time(500) is None
+    clock.heard(1000, at=50.030)  # 30 ms on the way
+    clock.heard(2000, at=51.004)  # the fastest: 4 ms
+    clock.heard(3000, at=52.090)  # a busy host: 90 ms
+    assert clock.host_time(2500) == pytest.approx(51.504)
+    near_wrap = (1 << 30) - 200
+    clock.reset()
+    clock.heard(near_wrap, at=10.0)
+    clock.heard(300, at=10.5)  # 500 ms later, past the wrap
+    assert clock.host_time(100) == pytest.approx(10.3)
+    assert clock.host_time(near_wrap + 100) == pytest.approx(10.1)  # before the wrap
+
+
+def test_a_press_is_dated_by_the_box_not_by_when_it_was_read():
+    w = Wire()
+    w.link.start()
+    w.device(P.HELLO, box_hello("b0070001", NONCE))
+    w.device(P.HB, "t=5000")  # read at once: the offset
+    w.clock.now += 0.7
+    w.device(P.PRESS, "id=1 seat=2 t=5300")  # read 400 ms late
+    token = w.events.presses[-1][0]
+    assert w.link.event_time(token) == pytest.approx(100.3)
+    w.device(P.PRESS, "id=1 seat=3")  # firmware without the stamp
+    assert w.link.event_time(w.events.presses[-1][0]) is None
+    w.device(P.HELLO, box_hello("b0070002"))  # the box restarted: its clock began again
+    assert w.link.event_time(token) is None and w.link.box_clock.host_time(0) is None

@@ -1,5 +1,6 @@
 """The panel's pixels are the firmware's: /device/frame against firmware/frame.py itself."""
 
+import time
 from datetime import UTC, datetime, timedelta
 
 from companion_app.device import frame as device_frame
@@ -92,3 +93,113 @@ def test_the_reveal_counts_down_then_shows_white():
 def test_the_firmware_is_imported_from_the_repository():
     """One helper puts firmware/ on the path; the modules are the repository's files."""
     assert F.__file__ == str(device_frame.FIRMWARE_DIR / "frame.py")
+
+
+# ----- the timeline: the strip's frames with the moments they show (issue 25, item 5) ------
+
+
+def firmware_frame_at(scene, tick):
+    """firmware/frame.py's frame of `scene` at `tick`: its pixels."""
+    frame = F.Frame()
+    frame.render(scene, tick)
+    return [list(frame.pixel(i)) for i in range(F.Frame.LED_COUNT)]
+
+
+def countdown_scene(ends_tick):
+    """The box's scene while seats 1 and 2 (both armed) are locked, counting down to `ends`."""
+    scene = F.Scene(F.Frame.SEAT_LEDS)
+    scene.connected = True
+    scene.police, scene.limit, scene.round, scene.rounds = 3, 7, 1, 3
+    scene.seat[:4] = bytes([F.SEAT_LOCKED, F.SEAT_LOCKED, F.SEAT_IDLE, F.SEAT_IDLE])
+    scene.countdown, scene.countdown_at = True, ends_tick
+    return scene
+
+
+def test_a_countdown_is_every_step_of_the_box_at_its_moment():
+    """docs/protocol.md "Reveal flow": locked seats flash every 125 ms for 1500 ms from the
+    last lock, then show revealed; the timeline has each frame at the strip's moment."""
+    done = Reveal(id=1, seats=[0, 1], locked=[0, 1], revealed_at=NOW)
+    start = NOW.timestamp()
+    body = device_frame.render(DISPLAY, done, NOW - timedelta(hours=1), now=start + 0.3)
+    line = body["timeline"]
+    assert line["at"] == body["now"] == (start + 0.3) * 1000 and line["loop_ms"] is None
+    ends_ms = 1500 - 300  # from `at`
+    lag = device_frame.STRIP_LAG_MS
+    moments = [step[0] for step in line["steps"]]
+    assert moments == [0] + [round(ends_ms - k * 125 + lag, 1) for k in range(9, -1, -1)]
+    for moment, index in line["steps"][:-1]:  # each step: the firmware's own frame then
+        ms_before_end = round(ends_ms - (moment - (lag if moment else 0)) - 1)
+        expected = firmware_frame_at(countdown_scene(1_000_000), 1_000_000 - ms_before_end)
+        assert line["frames"][index]["pixels"] == expected, moment
+    last = line["frames"][line["steps"][-1][1]]
+    assert last["seats"][:2] == ["revealed", "revealed"]  # the reveal, at the end
+    blinks = [line["frames"][i]["pixels"][12] for _, i in line["steps"][:-1]]
+    white, green = list(F.Frame().colour(F.C_WHITE)), list(F.Frame().colour(F.C_LOCKED))
+    assert blinks == [white] + [green, white] * 4 + [green]  # white while odd steps are left
+
+
+def test_a_raid_is_32_steps_of_125_ms_then_solid_red():
+    raid = {**DISPLAY, "police": 7}
+    moved = NOW.timestamp()
+    line = device_frame.render(raid, None, NOW, now=moved + 1.0)["timeline"]
+    lag = device_frame.STRIP_LAG_MS
+    moments = [step[0] for step in line["steps"]]
+    assert moments == [0] + [round(k * 125 - 1000 + lag, 1) for k in range(9, 33)]
+    palette = F.Frame()
+    for moment, index in line["steps"][:-1]:
+        step = int((moment - (lag if moment else 0) + 1000) // 125)
+        pixels = line["frames"][index]["pixels"][:12]
+        if step % 4 == 3:
+            assert pixels == [list(palette.colour(F.C_WHITE))] * 12  # the strobe
+        else:
+            first = F.C_RED if step % 2 == 0 else F.C_BLUE
+            assert pixels[0] == list(palette.colour(first))
+    assert (
+        line["frames"][line["steps"][-1][1]]["pixels"][:7] == [list(palette.colour(F.C_POLICE))] * 7
+    )
+    assert len(line["frames"]) <= 4  # red/blue, blue/red, the strobe, the end: sent once each
+
+
+def test_a_box_its_bridge_cannot_reach_shows_the_disconnected_dot_on_a_loop():
+    body = device_frame.render(DISPLAY, None, NOW, now=NOW.timestamp(), connected=False)
+    line = body["timeline"]
+    assert body["animation"] == "disconnected" and line["loop_ms"] == 22 * 90 and line["at"] == 0
+    dots = [
+        frame["pixels"][:12].index(list(F.Frame().colour(F.C_SCAN))) for frame in line["frames"]
+    ]
+    assert dots == list(range(12)) + list(range(10, 0, -1))  # there and back
+    assert [step[0] for step in line["steps"]] == [k * 90 for k in range(22)]
+    assert all(frame["seats"][:4] == ["idle"] * 4 for frame in line["frames"])  # seats as ever
+
+
+def test_a_press_from_the_box_dates_the_countdown_from_the_box(device):
+    """The bridge's `age_ms`: the box began counting down when it sent the press."""
+    table = device.dealt(["Ann", "Bob"])
+    device.arm(table["id"], [0, 1])
+    device.press(table["id"], 1, 0)
+    status, _ = device.call(
+        "POST", f"/api/tables/{table['id']}/reveal/press", {"id": 1, "seat": 1, "age_ms": 400}
+    )
+    assert status == 200
+    body = device.frame(table["id"])[1]
+    remaining = body["timeline"]["steps"][-1][0] - device_frame.STRIP_LAG_MS
+    assert 1500 - 400 - 150 < remaining <= 1500 - 400  # ends 400 ms sooner than if sent now
+
+
+def test_a_press_age_out_of_range_is_refused_and_changes_nothing(device):
+    table = device.dealt(["Ann", "Bob"])
+    device.arm(table["id"], [0, 1])
+    for age in (-1, 60_001, 1.5, "10", True):
+        status, answer = device.call(
+            "POST", f"/api/tables/{table['id']}/reveal/press", {"id": 1, "seat": 0, "age_ms": age}
+        )
+        assert (status, answer) == (
+            400,
+            {"error": "age_ms must be a whole number of milliseconds, 0 to 60000."},
+        )
+    assert device.view(table["id"])[1]["reveal"]["locked"] == []
+
+
+def test_the_server_clock_is_there_for_panels(device):
+    status, answer = device.call("GET", "/api/device/clock")
+    assert status == 200 and abs(answer["now"] - time.time() * 1000) < 5000

@@ -256,7 +256,8 @@ def test_reveal_flow_arm_press_lock_countdown_reveal(host, box):
     assert seat_states(box)[:4] == [F.SEAT_ARMED, F.SEAT_IDLE, F.SEAT_ARMED, F.SEAT_IDLE]
     host.now = 910
     (press,) = host.press(3)
-    assert (press.kind, press.fields()) == (P.PRESS, {"id": "9", "seat": "3"})
+    # t: the box's clock when the seat locked (its countdown's start: docs/protocol.md)
+    assert (press.kind, press.fields()) == (P.PRESS, {"id": "9", "seat": "3", "t": "915"})
     assert seat_states(box)[2] == F.SEAT_LOCKED
     assert host.press(2) == []  # not armed: nothing
     host.now = 1100
@@ -484,7 +485,7 @@ def test_a_button_held_when_the_reveal_is_armed_counts_only_when_pressed_again(h
     host.release(1)
     host.now = 500
     (press,) = host.press(1)
-    assert press.fields() == {"id": "1", "seat": "1"}
+    assert press.fields() == {"id": "1", "seat": "1", "t": "505"}
 
 
 def test_serve_is_the_board_loop_ticking_until_stop(port):

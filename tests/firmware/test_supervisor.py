@@ -3,7 +3,6 @@
 import board
 import frame as F
 import machine
-import pytest
 from fakeport import FakePort
 from supervisor import Supervisor
 
@@ -90,25 +89,22 @@ def test_a_box_that_stops_cleanly_is_returned_at_once():
     assert sup.run().running is False and sup.faults == 0
 
 
-def test_board_run_starts_the_watchdog_and_keeps_feeding_it_after_stop(monkeypatch):
-    made = {}
+def test_board_run_starts_the_watchdog_and_gives_it_half_an_hour_after_stop(monkeypatch):
+    """docs/protocol.md "STOP": the REPL and a firmware copy may take many soft resets, which
+    stop timers; the watchdog's own timeout carries across them."""
+    made = []
+    monkeypatch.setattr(
+        board.machine, "WDT", lambda timeout: made.append(FakeWdt(timeout)) or made[-1]
+    )
 
     def run(self):
-        made["wdt"] = self.wdt
+        assert [wdt.timeout for wdt in made] == [board.WDT_MS]  # the box runs on 5 s
         return None
 
     monkeypatch.setattr(board.Supervisor, "run", run)
     board.run()
-    wdt = made["wdt"]
-    assert wdt.timeout == board.WDT_MS
-    board._feeder.fire()
-    assert wdt.feeds == 1
-
-
-@pytest.fixture(autouse=True)
-def _no_feeder():
-    yield
-    board._feeder = None
+    assert [wdt.timeout for wdt in made] == [board.WDT_MS, board.STOPPED_WDT_MS]
+    assert board.STOPPED_WDT_MS == 30 * 60 * 1000 and made[-1].feeds == 1
 
 
 def test_a_box_that_cannot_be_built_is_a_fault_too_not_a_drop_to_the_repl():
@@ -133,3 +129,14 @@ def test_a_box_that_cannot_be_built_is_a_fault_too_not_a_drop_to_the_repl():
     assert sup.faults == 1 and len(attempts) == 2 and box is not None
     assert attempts[1] - attempts[0] >= Supervisor.FAULT_MS  # the watchdog fed meanwhile
     assert len(fed) == Supervisor.FAULT_MS // Supervisor.FAULT_STEP_MS
+
+
+class FakeWdt:
+    """machine.WDT that remembers its timeout and counts feeds."""
+
+    def __init__(self, timeout):
+        self.timeout = timeout
+        self.feeds = 0
+
+    def feed(self):
+        self.feeds += 1

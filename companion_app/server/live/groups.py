@@ -38,7 +38,6 @@ class Watch:
     version: str | None = None
     refreshing: bool = False
     again: bool = False
-    animating: bool = False
     frame: bytes | None = None
 
 

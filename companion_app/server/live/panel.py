@@ -1,15 +1,16 @@
 """What the hub sends to pages with the box panel besides the page: frames and the status.
 
-- `event: frame`: while the strip animates (the raid, the reveal countdown), the hub reads
-  the table's frame (`GET /api/tables/<id>/device/frame`) every FRAME_S, once for all its
-  viewers, and pushes it; the panel paints it (static/device/device.js).
+- `event: frame`: after every change of a table, the hub reads its frame
+  (`GET /api/tables/<id>/device/frame`) once for all its viewers and pushes it. The frame
+  carries the strip's timeline (device/frame.py): every step of a raid or a countdown with
+  the moment it shows, so the panel (static/device/device.js) paints each step at its
+  moment on the box's 125 ms grid, not when a push happens to arrive.
 - `event: status`: the bridge's mode and link and the table the box follows, read every
   STATUS_S and after every write, pushed when they change.
 
 Both are read through the app as a plain viewer (`live/pages.internal_get`).
 """
 
-import asyncio
 import json
 import time
 
@@ -17,8 +18,6 @@ from companion_app.server.live import pages
 from companion_app.server.live.groups import Watch
 from companion_app.server.live.stream import sse_event
 
-#: Seconds between two frames of a running animation (the panel's old poll rate).
-FRAME_S = 0.1
 #: Seconds between checks of the bridge status (its report expires after 3 s).
 STATUS_S = 1.0
 #: Loopback host and language of the hub's own JSON reads.
@@ -55,26 +54,13 @@ class PanelFeed:
                 subscriber.offer(kind, event)
 
     async def check_frame(self, table_id: str, watch: Watch) -> None:
-        """Read the table's frame; while the box animates, push one every FRAME_S."""
-        if watch.animating:
+        """Read the table's frame (with its timeline) and push it to the table's panels."""
+        path = self._path("api_device.table_frame", table_id=table_id)
+        frame = await self.hub.in_threads(self._json, path)
+        if frame is None or self.hub.closed or self.hub.watches.get(table_id) is not watch:
             return
-        watch.animating = True
-        try:
-            path = self._path("api_device.table_frame", table_id=table_id)
-            while not self.hub.closed and self.hub.watches.get(table_id) is watch:
-                frame = await self.hub.in_threads(self._json, path)
-                if frame is None:
-                    break
-                animating = bool(frame.get("animation"))
-                if animating or watch.frame is not None:  # the last frame ends the animation
-                    watch.frame = sse_event("frame", frame)
-                    self._offer(table_id, "frame", watch.frame)
-                if not animating:
-                    watch.frame = None
-                    break
-                await asyncio.sleep(FRAME_S)
-        finally:
-            watch.animating = False
+        watch.frame = sse_event("frame", frame)
+        self._offer(table_id, "frame", watch.frame)
 
     def _read_status(self) -> dict | None:
         """The bridge's mode and link, and the followed table (in a thread)."""

@@ -56,6 +56,8 @@ class Renders:
             while not self.hub.closed:
                 watch.again = False
                 groups = list(watch.groups.values())
+                if any(group.page in PANEL_PAGES for group in groups):  # first: a countdown's
+                    self.hub.spawn(self.hub.panel.check_frame(table_id, watch))  # steps are due
                 results = await asyncio.gather(
                     *(self.render(group) for group in groups), return_exceptions=True
                 )
@@ -64,8 +66,6 @@ class Renders:
                         self.accept(group, rendered)
                     else:
                         log.error("live render of %s failed", table_id, exc_info=rendered)
-                if any(group.page in PANEL_PAGES for group in groups):
-                    self.hub.spawn(self.hub.panel.check_frame(table_id, watch))
                 if not watch.again:
                     break
         finally:

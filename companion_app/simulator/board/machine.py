@@ -57,7 +57,7 @@ class Pin:
 
 
 class PWM:
-    """The piezo's PWM: remembers frequency and duty, makes no sound."""
+    """The piezo's PWM: tells the host when it starts and stops sounding (simhost.pwm)."""
 
     def __init__(self, pin, freq=0, duty_u16=0, duty=None):
         self.pin = pin
@@ -73,23 +73,33 @@ class PWM:
     def duty_u16(self, value=None):
         if value is None:
             return self._duty
-        self._duty = value
+        self._set(value)
         return None
 
     def duty(self, value=None):
         if value is None:
             return self._duty >> 6
-        self._duty = value << 6
+        self._set(value << 6)
         return None
 
+    def _set(self, duty):
+        """A new duty; a change between silent (0) and sounding is reported."""
+        if (duty == 0) != (self._duty == 0):
+            simhost.pwm(self._freq, duty)
+        self._duty = duty
+
     def deinit(self):
-        self._duty = 0
+        self._set(0)
 
 
 class WDT:
     """The ESP32's task watchdog: once started it cannot stop; unfed, the board reboots."""
 
     def __init__(self, id=0, timeout=5000):
+        if id != 0:
+            raise ValueError
+        if timeout <= 0:
+            raise ValueError("WDT timeout too short")
         simhost.watchdog_start(timeout)
 
     def feed(self):
@@ -177,7 +187,8 @@ def reset():
 
 
 def soft_reset():
-    simhost.reboot("reset")
+    """A soft reset, as MicroPython makes it: SystemExit, which the REPL turns into one."""
+    raise SystemExit
 
 
 def freq(hz=None):

@@ -1,20 +1,31 @@
 """The simulated board's power-up under MicroPython: runner.mjs calls `boot()` and nothing else.
 
-It puts the simulated `time` and `asyncio` in place, tells simhost the seat buttons' GPIOs,
-runs the firmware's own main.py and then the REPL. It imports the other modules of this
-folder; none of them imports it, so the board's modules form no circle.
+It is the ESP32 port's main.c for the simulated DevKitC: mount the flash at "/", then soft
+reset after soft reset: run boot.py, run main.py unless the REPL is in raw mode, run the
+REPL (simrepl.py) until it asks for a soft reset, then stop every timer and say
+`MPY: soft reboot`. A soft reset forgets every module and name the code made; the watchdog,
+the pins and the flash stay. It imports the other modules of this folder; none of them
+imports it, so the board's modules form no circle.
 """
 
+import gc
 import sys
 
 import simhost
-from simhost import LOOK_MS, RAW_REPL, STDOUT, UART0, send, wait_ms
+import simrepl
+from simhost import STDOUT, UART0, send
+
+FLASH = "/flash"  # the runner's copy of the flash folder, mounted as the board's "/"
+BOARD_MODULES = "/sim"  # this folder: the board's built-in modules (machine, neopixel, ...)
+SYS_PATH = ["", ".frozen", "/lib", BOARD_MODULES]  # the ESP32's, and the built-ins last
 
 
 def _serial_on_uart0():
     """The firmware's UsbSerial reads this UART0 and writes STDOUT, like sys.stdin/stdout."""
-    import usbserial
-
+    try:
+        import usbserial
+    except Exception:  # no firmware on the flash (main.py will say what is wrong)
+        return
     real = usbserial.UsbSerial
 
     class OnUart0(real):
@@ -24,38 +35,90 @@ def _serial_on_uart0():
     usbserial.UsbSerial = OnUart0
 
 
-def _repl():
-    """The board at its REPL after main.py: the raw REPL answers Ctrl-A and Ctrl-B only."""
-    one = bytearray(1)
-    while True:
-        wait_ms(LOOK_MS)
-        while UART0.readinto(one):
-            if one[0] == 1:
-                STDOUT.write(RAW_REPL)
-            elif one[0] == 2:
-                STDOUT.write(b"\r\nMicroPython (simulated box)\r\n>>> ")
+def _name_the_board():
+    """The firmware's HELLO says `board=simulator`, so the host knows what it talks to."""
+    try:
+        import pins
+    except Exception:  # no firmware on the flash (main.py will say what is wrong)
+        return
+    pins.BOARD = "simulator"
 
 
-def boot(why, held):
-    """Power the board up (held buttons stay down: safe mode), run main.py, then the REPL."""
-    simhost.cause = why
+def _mount_flash():
+    """The flash folder as "/" and the board's built-ins beside it; the working folder "/"."""
+    import os
+
+    import vfs
+
+    vfs.umount("/")
+    vfs.mount(vfs.VfsPosix(FLASH), "/")
+    vfs.mount(vfs.VfsPosix(BOARD_MODULES), BOARD_MODULES)
+    os.chdir("/")
+
+
+def _install_board():
+    """The board's own `time`, `asyncio`, `micropython`, `os` and `open` (simulated)."""
+    import builtins
+
     import simasyncio
+    import simmicropython
+    import simos
     import simtime
 
     sys.modules["time"] = simtime
     sys.modules["asyncio"] = simasyncio
-    import pins
+    sys.modules["micropython"] = simmicropython
+    sys.modules["os"] = simos
+    builtins.open = simos.open_file
+    import machine  # noqa: F401  built into the board: it stays across soft resets
+    import neopixel  # noqa: F401
 
-    pins.BOARD = "simulator"  # the hello says what the host talks to
-    simhost.buttons[:] = pins.BUTTONS
+
+def _run_file(name, globals_):
+    """pyexec_file_if_exists: run a file of the flash; NORMAL when it is not there."""
+    try:
+        with open(name) as file:
+            source = file.read()
+    except OSError:
+        return simrepl.NORMAL
+    return simrepl.execute(source, globals_, name=name)
+
+
+def _forget(builtin):
+    """A soft reset: every module the code imported is gone, sys.path is the board's again."""
+    for name in list(sys.modules):
+        if name not in builtin:
+            del sys.modules[name]
+    sys.path[:] = SYS_PATH
+    gc.collect()
+
+
+def _main_py(globals_):
+    """main.py, as the box's boot; tells the host when it ends (S repl, or S crash)."""
+    _name_the_board()
+    _serial_on_uart0()
+    send("S", "run")
+    ret = _run_file("main.py", globals_)
+    send("S", "repl" if ret == simrepl.NORMAL else "crash")
+    return ret
+
+
+def boot(why, held, buttons):
+    """Power the board up (held buttons stay down: safe mode) and run it until it resets."""
+    simhost.cause = why
+    simhost.buttons[:] = buttons
     for seat in held:
         simhost.press(seat)
-    _serial_on_uart0()
-    try:
-        import main  # noqa: F401  the firmware's own boot: safe mode, kbd_intr, board.run()
-
-        send("S", "repl")
-    except Exception as exc:  # the REPL takes over, as on the board
-        sys.print_exception(exc)
-        send("S", "crash")
-    _repl()
+    _mount_flash()
+    _install_board()
+    builtin = set(sys.modules)
+    while True:  # soft_reset:
+        _forget(builtin)
+        globals_ = {"__name__": "__main__"}
+        ret = _run_file("boot.py", globals_)
+        if not ret & simrepl.FORCED_EXIT and simrepl.mode[0] == simrepl.FRIENDLY and ret:
+            ret = _main_py(globals_)
+        if not ret & simrepl.FORCED_EXIT:
+            simrepl.run(globals_)
+        simhost.soft_reset()  # soft_reset_exit:
+        STDOUT.write(b"MPY: soft reboot\r\n")

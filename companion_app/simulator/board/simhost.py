@@ -4,8 +4,12 @@ The board's world advances whenever the firmware waits (`time.sleep_ms`, an asyn
 see simtime.py and simasyncio.py): the host's bytes cross UART0 at 115200 baud into
 MicroPython's 260-byte stdin ring (bytes that find it full are lost, as on the board), the
 host presses buttons, timers fire and a started watchdog that went unfed reboots the board.
-simboot.py boots the firmware's own main.py. `hostio` is the runner's JavaScript side.
-The other modules of this folder take from this one; it imports none of them.
+A Ctrl-C on the line while Python code runs with the interrupt on (`kbd_intr(3)`, the REPL
+running a command, main.py before it turns it off) never reaches the ring: it raises
+KeyboardInterrupt at the next look, as the ESP32's UART interrupt schedules it.
+simboot.py boots the board (boot.py, main.py, the REPL: simrepl.py). `hostio` is the
+runner's JavaScript side. The other modules of this folder take from this one; it imports
+none of them.
 """
 
 import binascii
@@ -18,6 +22,7 @@ import hostio
 BAUD = 115200
 BITS_PER_BYTE = 10  # 8N1: start bit, 8 data bits, stop bit
 LOOK_MS = 5  # the world is looked at this often while the firmware waits
+CTRL_C = 3
 #: Line time credited per look at most. A tick of the box looks twice (before and after its
 #: 5 ms sleep), so a host process that stalls the board delivers at most 2 x 57 bytes per
 #: tick, as an on-time board would, instead of a flood the board never sees.
@@ -25,7 +30,6 @@ MAX_GAP_MS = LOOK_MS
 RING_SIZE = 260  # MicroPython's ESP32 port: stdin_ringbuf_array[260] (holds 259 bytes)
 _MP_STREAM_POLL = 3
 CAUSES = {"power-on": 1, "reset": 2, "wdt": 3}
-RAW_REPL = b"raw REPL; CTRL-B to exit\r\n>"
 cause = "power-on"  # why the board last booted (simboot sets it)
 
 
@@ -42,8 +46,12 @@ class Uart(io.IOBase):
         return (self.head - self.tail) % RING_SIZE
 
     def deliver(self, data):
-        """Bytes off the wire into the ring; a full ring loses them."""
+        """Bytes off the wire into the ring; a full ring loses them; the interrupt character
+        (while it is on) schedules KeyboardInterrupt instead of arriving."""
         for byte in data:
+            if byte == interrupt[0]:
+                interrupt[1] = True
+                continue
             following = (self.head + 1) % RING_SIZE
             if following == self.tail:
                 self.dropped += 1
@@ -112,7 +120,8 @@ _wire = [b""]  # bytes the host wrote that have not crossed the UART yet
 _host_text = ""  # a partial command line from the host
 _line = [0, 0.0]  # [last look (ticks), line-time credit in bytes]
 _dropped_told = [0]
-_watchdog = []  # [timeout_ms, fed_at, looks since fed] once started
+_watchdog = []  # [timeout_ms, fed_at, looks since fed] once started; a soft reset keeps it
+interrupt = [-1, False]  # [the interrupt character (-1: off), a KeyboardInterrupt pending]
 timers = []  # machine.Timer objects that are running
 levels = {}  # gpio -> level; buttons pulled up read 1 until the host presses them
 buttons = []  # the seat buttons' GPIOs, seat 1 first (simboot sets them from pins.py)
@@ -123,19 +132,21 @@ def send(kind, payload=""):
     hostio.send(kind + " " + payload)
 
 
-def wait_ms(ms):
-    """The firmware waits `ms`: the world goes on (at least one look, even for 0)."""
+def wait_ms(ms, step=LOOK_MS):
+    """The firmware waits `ms`: the world goes on (at least one look, even for 0), looked at
+    every `step` ms."""
     end = time.ticks_add(time.ticks_ms(), ms)
     while True:
         look()
         left = time.ticks_diff(end, time.ticks_ms())
         if left <= 0:
             return
-        hostio.sleep(min(left, LOOK_MS))
+        hostio.sleep(min(left, step))
 
 
 def look():
-    """Host commands, UART bytes, timers, the watchdog: everything that happened by now."""
+    """Host commands, UART bytes, timers, the watchdog: everything that happened by now; a
+    Ctrl-C that came while the interrupt was on raises KeyboardInterrupt here."""
     _commands(hostio.poll())
     now = time.ticks_ms()
     _uart(now)
@@ -146,6 +157,32 @@ def look():
         send("D", str(UART0.dropped))
     if _watchdog_bites(now):
         reboot("wdt")
+    take_interrupt()
+
+
+def kbd_intr(char):
+    """micropython.kbd_intr(): which byte interrupts running code (-1: none)."""
+    interrupt[0] = char
+
+
+def take_interrupt():
+    """Raise the KeyboardInterrupt a Ctrl-C scheduled, if one did."""
+    if interrupt[1]:
+        interrupt[1] = False
+        raise KeyboardInterrupt
+
+
+def soft_reset():
+    """What a soft reset does to the board: every timer stops (machine_timer_deinit_all) and
+    the flash is written; the watchdog, the pins and the UART's ring stay as they are."""
+    del timers[:]
+    interrupt[:] = [-1, False]
+    sync_flash()
+
+
+def sync_flash():
+    """Write the board's files to the host's flash folder."""
+    hostio.sync()
 
 
 def _commands(text):
@@ -184,7 +221,8 @@ def _uart(now):
 
 
 def watchdog_start(timeout_ms):
-    """machine.WDT(): from now on the firmware must feed it within timeout_ms."""
+    """machine.WDT(): from now on the firmware must feed it within timeout_ms; again (after a
+    soft reset too) it is the same watchdog with a new timeout, fed now, as on the ESP32."""
     _watchdog[:] = [timeout_ms, time.ticks_ms(), 0]
 
 
@@ -217,6 +255,11 @@ def reboot(why):
     """The board resets (machine.reset, the watchdog): the host powers it up again."""
     send("B", why)
     hostio.exit()
+
+
+def pwm(freq, duty):
+    """The piezo's PWM changed (the host hears a beep while duty is not 0)."""
+    send("Z", f"{freq} {duty}")
 
 
 def press(seat):

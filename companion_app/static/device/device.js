@@ -1,10 +1,48 @@
-// The on-screen table box: paints the frame the firmware's own renderer drew on the server,
-// and presses seats. The contract is docs/device-api.md. It holds no connection of its own:
-// the page's live stream (static/live.js, docs/live.md) brings the panel anew with every
-// change ("companion:live-swapped"), the strip's frames while it animates
-// ("companion:live-frame") and the bridge status ("companion:live-status").
+// The on-screen table box: paints the frames the firmware's own renderer drew on the server,
+// each at the moment the strip shows it, and presses seats. The contract is
+// docs/device-api.md. It holds no connection of its own: the page's live stream
+// (static/live.js, docs/live.md) brings the panel anew with every change
+// ("companion:live-swapped"), the table's frame after each change ("companion:live-frame")
+// and the bridge status ("companion:live-status"). A frame's timeline lists the strip's
+// steps (a raid, a countdown: 125 ms each on the box's grid; the disconnected dot) with the
+// server's epoch ms each begins at; the panel plays them on its copy of the server's clock.
 (function () {
   "use strict";
+
+  // The server's clock, from the quickest trip to /api/device/clock so far (as NTP does: the
+  // server read its clock half-way through the trip, so the error is under half the trip).
+  // A few trips at load, then one every CLOCK_AGAIN_MS: a quick one comes along even on a
+  // busy machine.
+  var clock = { offset: 0, trip: Infinity, asked: false, players: [] };
+  var CLOCK_TRIPS = 8;
+  var CLOCK_AGAIN_MS = 5000;
+
+  function localMs() { return performance.timeOrigin + performance.now(); }
+  function serverMs() { return localMs() + clock.offset; }
+
+  async function clockTrip(url) {
+    var sent = localMs();
+    var answer = await call(url);
+    var back = localMs();
+    if (back - sent >= clock.trip) return false;
+    clock.trip = back - sent;
+    clock.offset = answer.now - (sent + back) / 2;
+    return true;
+  }
+
+  async function setClock(url) {
+    if (clock.asked) return;
+    clock.asked = true;
+    try {
+      for (var i = 0; i < CLOCK_TRIPS; i += 1) await clockTrip(url);
+    } catch (_error) { /* offline: the local clock until a trip succeeds */ }
+    clock.players.forEach(function (advance) { advance(); });  // steps at the right moments
+    setInterval(function () {
+      clockTrip(url).then(function (better) {
+        if (better) clock.players.forEach(function (advance) { advance(); });
+      }, function () { /* offline for now */ });
+    }, CLOCK_AGAIN_MS);
+  }
 
   function fill(template, values) {
     return template.replace(/\{(\w+)\}/g, function (_all, key) { return String(values[key]); });
@@ -102,15 +140,43 @@
       if (reveal && !reveal.revealed) unfold(); // a reveal runs: its seats must be seen
     }
 
+    function paintPixels(shown) {
+      root.querySelectorAll(".device-strip .led").forEach(function (led) {
+        var pixel = shown.pixels[Number(led.dataset.pixel)];
+        led.dataset.level = pixel.join(",");
+        led.style.setProperty("--led", screenColour(pixel, shown.cap));
+      });
+      paintSeats(shown);
+    }
+
+    // The strip's timeline: the step it shows now, then each next one at its moment.
+    var timeline = null;
+    var base = null;  // the frame the timeline belongs to (layout, cap)
+    var timer = null;
+
+    function advance() {
+      clearTimeout(timer);
+      timer = null;
+      if (!timeline || !document.contains(root)) return;
+      var steps = timeline.steps;
+      var loop = timeline.loop_ms;
+      var elapsed = serverMs() - timeline.at;
+      if (loop) elapsed = ((elapsed % loop) + loop) % loop;
+      var now = 0;
+      for (var i = 1; i < steps.length && steps[i][0] <= elapsed; i += 1) now = i;
+      var step = timeline.frames[steps[now][1]];
+      paintPixels({ pixels: step.pixels, seats: step.seats, layout: base.layout, cap: base.cap });
+      var next = now + 1 < steps.length ? steps[now + 1][0] : loop ? loop + steps[0][0] : null;
+      if (next !== null) timer = setTimeout(advance, Math.max(0, next - elapsed));
+    }
+    clock.players.push(advance);
+
     function paint(frame) {
       var known = newest[data.table];
       if (!known || !newerEtag(known.etag, frame.etag)) newest[data.table] = frame;
-      root.querySelectorAll(".device-strip .led").forEach(function (led) {
-        var pixel = frame.pixels[Number(led.dataset.pixel)];
-        led.dataset.level = pixel.join(",");
-        led.style.setProperty("--led", screenColour(pixel, frame.cap));
-      });
-      paintSeats(frame);
+      base = frame;
+      timeline = frame.timeline || { at: 0, steps: [[0, 0]], frames: [frame], loop_ms: null };
+      advance();
       paintReveal(frame.reveal);
       root.dataset.animation = frame.animation || "";
     }
@@ -127,6 +193,14 @@
       var problem = status.problem && text.badge[status.problem] ? status.problem : null;
       if (state !== "virtual" && problem && (problem === "port_shared" || state !== "connected")) state = problem;
       var programs = (status.holders || []).map(function (h) { return h.name + " (" + h.pid + ")"; });
+      // The strip shows the disconnected dot while its bridge cannot reach it: so does the panel.
+      var down = status.mode !== "virtual" && !status.connected;
+      var wasDown = badge.dataset.down ? badge.dataset.down === "1"
+        : ["disconnected", "box_silent", "box_deaf"].indexOf(badge.dataset.state) >= 0;
+      badge.dataset.down = down ? "1" : "0";
+      if (down !== wasDown) {
+        refresh().catch(function () { showError(text.offline); });
+      }
       badge.dataset.state = state;
       badge.textContent = text.badge[state].replace("{programs}", programs.join(", "));
       if (state === "connected") unfold(); // a box plugged in: show what it shows
@@ -180,7 +254,9 @@
     });
 
     var known = newest[data.table];
-    if (known && newerEtag(known.etag, data.etag)) paint(known);
+    var drawn = JSON.parse(root.querySelector(".device-frame").textContent);
+    paint(known && newerEtag(known.etag, data.etag) ? known : drawn);
+    setClock(data.clockUrl);
 
     return {
       root: root,
