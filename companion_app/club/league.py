@@ -46,7 +46,8 @@ def board(season: Season, evening_id: int | None = None) -> Board:
 
 
 def _standings(conn, season: Season, wanted: tuple[int, ...]) -> tuple[list[Standing], int]:
-    """(rows, games counted), kept until a game ends or is undone, or people merge."""
+    """(rows, games counted), kept until a game ends or is undone, a table moves to another
+    evening, or people merge (the store's generation)."""
     key = (json.dumps(season.rule, sort_keys=True), wanted, finished.generation(conn))
     memo = current_app.extensions.setdefault(_EXTENSION, {})
     if key not in memo:

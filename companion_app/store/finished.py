@@ -202,7 +202,8 @@ def _play(row: sqlite3.Row, seats: list[Seat]) -> Play:
 
 
 def generation(conn: sqlite3.Connection) -> tuple:
-    """Changes whenever a game ends, an end is undone, a table is abandoned or people merge."""
+    """Changes whenever a game ends, an end is undone, a table is abandoned or moves to another
+    evening, or people merge."""
     row = conn.execute(
         "SELECT (SELECT value_json FROM settings WHERE key = ?),"
         " (SELECT COUNT(*) FROM abandoned_tables)",

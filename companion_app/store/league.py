@@ -1,8 +1,9 @@
 """Club evenings and seasons in SQLite: which evening each table belongs to, season rules.
 
 A table belongs to the evening of the day it started (scoring.league.evenings: a night past
-midnight stays one evening), set in the transaction that creates it. A season is a name, the
-organiser's points rule (scoring.league.points) and a set of evenings.
+midnight stays one evening), set in the transaction that creates it, until the organiser
+moves it to another evening (`move_table`). A season is a name, the organiser's points rule
+(scoring.league.points) and a set of evenings.
 """
 
 import json
@@ -10,6 +11,8 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from companion_app.store import finished
+from companion_app.store.model import TableNotFound
 from scoring.errors import N_
 from scoring.league.evenings import evening_day
 from scoring.league.points import check_rule
@@ -23,6 +26,7 @@ NO_SEASON_NAME = N_("Give the season a name.")
 EVENING_NAME = N_("The evening's name {text} contains {char}; remove it.")
 NAME_TOO_LONG = N_("A name can be at most {limit} characters long.")
 UNKNOWN_EVENINGS = N_("Choose the season's evenings from the list.")
+ABANDONED_TABLE = N_("This table was abandoned; it belongs to no evening any more.")
 #: Longest season or evening name.
 MAX_LABEL = 60
 
@@ -53,14 +57,58 @@ class Season:
 
 def assign_evening(conn: sqlite3.Connection, table_id: str, created: datetime) -> int:
     """Put a table into the evening of the day it started (created if new); its id."""
-    day = evening_day(created.astimezone()).isoformat()
-    conn.execute("INSERT OR IGNORE INTO evenings (day) VALUES (?)", (day,))
-    evening = conn.execute("SELECT id FROM evenings WHERE day = ?", (day,)).fetchone()["id"]
+    evening = evening_of_day(conn, evening_day(created.astimezone()))
     conn.execute(
         "INSERT OR REPLACE INTO table_evenings (table_id, evening_id) VALUES (?, ?)",
         (table_id, evening),
     )
-    return int(evening)
+    return evening
+
+
+def evening_of_day(conn: sqlite3.Connection, day: date) -> int:
+    """The id of a day's evening, created if it has none yet."""
+    conn.execute("INSERT OR IGNORE INTO evenings (day) VALUES (?)", (day.isoformat(),))
+    row = conn.execute("SELECT id FROM evenings WHERE day = ?", (day.isoformat(),)).fetchone()
+    return int(row["id"])
+
+
+def table_evening(conn: sqlite3.Connection, table_id: str) -> Evening:
+    """The evening a table belongs to, or TableNotFound (LeagueError for an abandoned one)."""
+    row = conn.execute(
+        "SELECT tables.id, table_evenings.evening_id, abandoned_tables.table_id AS abandoned"
+        " FROM tables LEFT JOIN table_evenings ON table_evenings.table_id = tables.id"
+        " LEFT JOIN abandoned_tables ON abandoned_tables.table_id = tables.id"
+        " WHERE tables.id = ?",
+        (table_id,),
+    ).fetchone()
+    if row is None or row["evening_id"] is None:
+        raise TableNotFound(table_id)
+    if row["abandoned"] is not None:
+        raise LeagueError(ABANDONED_TABLE)
+    return evening(conn, row["evening_id"])
+
+
+def move_table(conn: sqlite3.Connection, table_id: str, target: int | date) -> tuple[int, int]:
+    """Put a table (finished or not) into another evening: an existing one (its id) or a day's
+    (created if new); (the evening it left, the one it joined).
+
+    The evening it leaves is forgotten once it holds no table, has no name and counts for no
+    season (typically the evening a game entered the next morning made). What the standings
+    read changed: the club's generation is bumped, so their cached values are recomputed.
+    """
+    left = table_evening(conn, table_id).id
+    joined = evening_of_day(conn, target) if isinstance(target, date) else evening(conn, target).id
+    if joined == left:
+        return left, joined
+    conn.execute("UPDATE table_evenings SET evening_id = ? WHERE table_id = ?", (joined, table_id))
+    conn.execute(
+        "DELETE FROM evenings WHERE id = ? AND name = ''"
+        " AND id NOT IN (SELECT evening_id FROM table_evenings)"
+        " AND id NOT IN (SELECT evening_id FROM season_evenings)",
+        (left,),
+    )
+    finished.bump(conn)
+    return left, joined
 
 
 def _evening(row: sqlite3.Row) -> Evening:

@@ -1,7 +1,7 @@
 """The club's pages: people, evenings, seasons and their standings (docs/club.md).
 
-Reads are open like every page; writes (rename, merge, an evening's name, a season) need the
-organiser (server/rights.py, docs/security.md).
+Reads are open like every page; writes (rename, merge, an evening's name, moving a table to
+another evening, a season) need the organiser (server/rights.py, docs/security.md).
 """
 
 from fractions import Fraction
@@ -11,7 +11,7 @@ from flask import Blueprint, Flask
 from flask_babel import get_locale
 
 from companion_app.server import rights
-from companion_app.web import league, people
+from companion_app.web import league, people, table_evening
 
 bp = Blueprint("club", __name__)
 
@@ -20,6 +20,7 @@ ORGANISER_WRITES = (
     "club.rename",
     "club.merge",
     "club.name_evening",
+    "club.table_evening",
     "club.new_season",
     "club.edit_season",
 )
@@ -38,6 +39,8 @@ def rating_number(value: float) -> str:
     return format_decimal(round(value, 1), format="#,##0.0", locale=get_locale())
 
 
+bp.add_app_template_filter(league.evening_label, "evening_label")
+
 bp.add_url_rule("/people", "people", people.people_list)
 bp.add_url_rule("/people/<int:person_id>", "person", people.person)
 bp.add_url_rule("/people/<int:person_id>/rename", "rename", people.rename, methods=["POST"])
@@ -47,6 +50,12 @@ bp.add_url_rule("/club/organiser/<key>", "organiser", league.organiser, methods=
 bp.add_url_rule("/club/evenings/<int:evening_id>", "evening", league.evening)
 bp.add_url_rule(
     "/club/evenings/<int:evening_id>/name", "name_evening", league.name_evening, methods=["POST"]
+)
+bp.add_url_rule(
+    "/club/tables/<table_id>/evening",
+    "table_evening",
+    table_evening.table_evening,
+    methods=["GET", "POST"],
 )
 bp.add_url_rule("/club/seasons/new", "new_season", league.new_season, methods=["GET", "POST"])
 bp.add_url_rule("/club/seasons/<int:season_id>", "season", league.season)

@@ -14,8 +14,9 @@ from companion_app.games import VIEWS, view_for
 from companion_app.results import bgstats, chart, history, links, qr, tiebreaks, verify
 from companion_app.server import rights, serve
 from companion_app.server.guard import canonical_root
-from companion_app.store import db, get_store, roster
+from companion_app.store import TableNotFound, db, get_store, league, roster
 from scoring.games import get_game
+from scoring.league.roster import RosterError
 
 NOT_FINISHED = 409
 #: Printouts: paper key -> layout class; the page size and margins are in static/print/<key>.css.
@@ -278,7 +279,15 @@ def results(table_id: str):
     found = Finished(table_id)
     if not found.finished:
         return _pending(found)
-    return render_template("results.html", **found.context())
+    return render_template("results.html", **found.context(), evening=_evening_of(table_id))
+
+
+def _evening_of(table_id: str) -> league.Evening | None:
+    """The club evening a table belongs to (None for one the club has not linked yet)."""
+    try:
+        return league.table_evening(db.get_db(), table_id)
+    except (TableNotFound, RosterError):
+        return None
 
 
 def print_results(table_id: str, paper: str):
