@@ -5,6 +5,7 @@ qrcode's own SVG and PNG factories were weighed and kept out (docs/architecture.
 
 import struct
 import zlib
+from functools import lru_cache
 
 import qrcode
 import qrcode.constants
@@ -17,6 +18,9 @@ PNG_SCALE = 8
 LONG_PAYLOAD = 300
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 BLACK, WHITE = 0, 255
+#: Codes kept drawn: a table page carries its table's link on every render (and every live
+#: push), and choosing the mask alone was about 40 % of such a render.
+SVG_MEMORY = 256
 
 
 def matrix(data: str) -> list[list[bool]]:
@@ -30,6 +34,7 @@ def matrix(data: str) -> list[list[bool]]:
     return code.get_matrix()
 
 
+@lru_cache(maxsize=SVG_MEMORY)
 def svg(data: str, label: str = "") -> str:
     """A scalable SVG of the code: one path of unit squares, crisp at any print size."""
     modules = matrix(data)

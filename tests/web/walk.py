@@ -24,6 +24,8 @@ CONTAINED = (
 NAMES_SHOWN = ".seat-name, .sale-row legend, .av-row legend, .player h3, .bidder .name, .tg-name"
 #: Long Czech names for the biggest tables: each must stay one word wherever it is shown.
 LONG_NAMES = ["Kristýna", "Bartoloměj", "Vendula", "Maxmilián", "Radoslava", "Jaroslav"]
+#: Turns static/live.js off in a tablet (it follows a table only where EventSource exists).
+NO_LIVE_UPDATES = "window.EventSource = undefined;"
 #: What a page shows of its decision: problems found, and the lowest decision edge in px.
 LOOK = """async ([contained, names]) => {
   // A turned tablet's resize event (static/app.js re-places the page) runs before the next frame.
@@ -105,6 +107,9 @@ class Walk:
         self.scrolled: collections.Counter = collections.Counter()
         for lang in languages:
             page = browser.new_page(viewport=SIZES[0])
+            # The walk loads every position itself: a live stream per tablet would only have the
+            # hub render each page once more per move and swap it in behind the check's back.
+            page.add_init_script(NO_LIVE_UPDATES)
             page.goto(base + "/")
             with page.expect_navigation():
                 page.click(f"[data-testid=lang-{lang}]")
