@@ -9,7 +9,7 @@ asks the game's own view module (`companion_app.games`) for what is game-specifi
 from flask import Flask
 
 from companion_app.server import rights
-from companion_app.web import club, device, pages
+from companion_app.web import assets, club, device, pages
 
 #: Page writes anyone may make: the language, a new table (its creator hosts it), joining
 #: with the scorers' key (checked by the view).
@@ -18,6 +18,7 @@ OPEN_WRITES = ("web.language", "web.new_table", "web.join")
 
 def init_app(app: Flask) -> None:
     """Register the pages' blueprints and the rights their writes need."""
+    assets.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(device.bp)
     for endpoint in OPEN_WRITES + pages.CALCULATORS:

@@ -118,7 +118,7 @@ def test_printouts_set_their_paper_size(client, finished, paper):
     html = page(client, f"/tables/{finished}/print/{paper}")
     size = {"a4": "A4", "letter": "letter", "80mm": "80mm 297mm", "58mm": "58mm 297mm"}[paper]
     sheet = f"/static/print/{paper}.css"
-    assert f'href="{sheet}"' in html and "<style" not in html
+    assert f'href="{sheet}?v=' in html and "<style" not in html
     with client.get(sheet) as response:  # a static file: close it
         assert f"@page {{ size: {size};" in response.get_data(as_text=True)
     assert f"/tables/{finished}/qr/link.png" in html

@@ -1,5 +1,6 @@
 """Home and navigation: table rows with their times, the host's Abandon, page names, favicon."""
 
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -168,7 +169,8 @@ def test_a_viewer_sees_the_move_log_link_without_undo(app, pages):
 def test_favicon_is_linked_and_served(client):
     """Every page links the SVG icon; /favicon.ico answers it instead of a 404."""
     page = client.get("/").get_data(as_text=True)
-    assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in page
+    icon_link = r'<link rel="icon" href="/static/favicon.svg\?v=\w{12}" type="image/svg\+xml">'
+    assert re.search(icon_link, page)
     with client.get("/favicon.ico") as icon:
         assert icon.status_code == 200
         assert icon.mimetype == "image/svg+xml"
