@@ -12,6 +12,8 @@ from PIL import Image
 
 OBJECT = re.compile(rb"(\d+) 0 obj(.*?)endobj", re.S)
 STREAM = re.compile(rb"^(.*?)stream\r?\n(.*?)\r?\nendstream", re.S)
+#: A stream's length in its dictionary (Skia writes it as a direct number).
+LENGTH = re.compile(rb"/Length (\d+)(?! \d+ R)")
 FONT_ENTRY = re.compile(rb"/(F\w*)\s+(\d+) 0 R")
 TO_UNICODE = re.compile(rb"/ToUnicode (\d+) 0 R")
 NUMBER = {key: re.compile(rb"/" + key + rb" (\d+)") for key in (b"Width", b"Height")}
@@ -33,11 +35,17 @@ def objects(pdf: bytes) -> dict[int, PdfObject]:
     """Every numbered object of the file, streams inflated."""
     found = {}
     for number, body in OBJECT.findall(pdf):
-        match = STREAM.match(body.strip())
+        body = body.strip()
+        match = STREAM.match(body)
         if match is None:
             found[int(number)] = PdfObject(body, b"")
             continue
         head, data = match.groups()
+        length = LENGTH.search(head)
+        if length:  # exactly: compressed bytes may end in \r, which the pattern would take
+            start = len(head) + len(b"stream")
+            start += 2 if body[start : start + 2] == b"\r\n" else 1
+            data = body[start : start + int(length.group(1))]
         if b"/FlateDecode" in head:
             data = zlib.decompress(data)
         found[int(number)] = PdfObject(head, data)
