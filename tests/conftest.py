@@ -3,6 +3,7 @@
 import pytest
 
 from companion_app import create_app
+from tests.live import stop_chromium
 
 
 @pytest.fixture
@@ -21,3 +22,20 @@ def client(app):
 def runner(app):
     """A runner for the app's Flask CLI commands."""
     return app.test_cli_runner()
+
+
+@pytest.fixture(autouse=True)
+def chromium_only_while_browser_tests_run(request):
+    """The browser tests (marker `browser`) one after another share one Chromium (tests/live.py);
+    it is closed before any other test and at the end: Playwright's sync API holds this
+    thread's asyncio loop as running while it is started, and other tests run their own."""
+    if request.node.get_closest_marker("browser") is None:
+        stop_chromium()
+    yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def chromium_closed_at_the_end():
+    """The shared browser closes with the session."""
+    yield
+    stop_chromium()

@@ -68,19 +68,53 @@ def check_tablet_fit(page, name: str, width: int, targets: str = "", skip: str =
         assert not small, f"{name}: targets under {TOUCH}px: {small}"
 
 
+#: The one Chromium of this test process (a pytest-xdist worker or a plain run), launched at its
+#: first browser test: a launch with its Playwright driver cost about 1.1 s of CPU, once per
+#: browser test before (issue 22: the suite under 10 minutes).
+_SHARED: dict = {}
+
+
 @contextmanager
 def chromium():
-    """Debian's headless Chromium through Playwright; fails (never skips) when it is missing."""
+    """Debian's headless Chromium through Playwright; fails (never skips) when it is missing.
+
+    The browser is shared by the process's tests; each test's own contexts and pages (cookies,
+    storage, viewport) are its alone and are closed when it ends.
+    """
+    browser = _shared_browser()
+    before = set(browser.contexts)
+    try:
+        yield browser
+    finally:
+        for context in browser.contexts:
+            if context not in before:
+                context.close()
+
+
+def _shared_browser():
+    """The process's browser, launched (again, after a crash) when there is none."""
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium).")
+    browser = _SHARED.get("browser")
+    if browser is not None and browser.is_connected():
+        return browser
+    stop_chromium()
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    _SHARED["playwright"] = sync_playwright().start()
+    _SHARED["browser"] = _SHARED["playwright"].chromium.launch(
+        executable_path=CHROMIUM, args=CHROMIUM_ARGS
+    )
+    return _SHARED["browser"]
+
+
+def stop_chromium() -> None:
+    """Close the process's browser and its Playwright driver, if they were started."""
+    browser, playwright = _SHARED.pop("browser", None), _SHARED.pop("playwright", None)
+    if browser is not None and browser.is_connected():
+        browser.close()
+    if playwright is not None:
+        playwright.stop()
 
 
 def json_request(

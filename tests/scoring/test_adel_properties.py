@@ -15,7 +15,7 @@ from tests.scoring.adel_play import deck
 from tests.scoring.adel_random import play, random_junk_move, random_setup
 
 #: Seeded games per player count and variant (plain loops: cheaper than hypothesis).
-GAMES = games(full=400, quick=120)
+GAMES = games(full=400, quick=60)
 #: One step in this many also tries a random junk move that must be refused cleanly.
 JUNK_EVERY = 4
 TABLES = [(2, "surprise"), (2, "conflict"), (3, None), (4, None), (5, None)]

@@ -114,13 +114,13 @@ class WalkedTablet(Tablet):
         self.walk = walk
 
     def submit(self, selector: str) -> None:
-        """Click, wait for the page, then check that position on both tablets."""
+        """Click, wait for the page, then check that position (tests/web/walk.py)."""
         super().submit(selector)
         table = TABLE_PAGE.search(self.page.url)
         if table:
             self.walk.follow(table.group(1))
+            # The walk turns this tablet too: its taps alternate landscape and portrait.
             self.walk.look(selector, shown=("en", self.page))
-            self.page.set_viewport_size(LANDSCAPE)
 
 
 @pytest.mark.browser

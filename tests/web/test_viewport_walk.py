@@ -1,12 +1,12 @@
-"""Every decision in view (issue 14 item 1): whole games of each game, checked after every move.
+"""Every decision in view (issue 14 item 1): whole games of each game, checked as they go.
 
-After each move the table page is loaded as the move's redirect loads it and checked by
-`tests/web/walk.py` (both tablet sizes, both languages). The moves go through the JSON API
-(this computer hosts every table), so the walk checks the layout of every position without
-depending on how each control is filled in. Razzia!'s hand-worked game is walked where it is
-clicked, in tests/web/test_browser_game.py. Screenshots of the first position of every phase
-land in test-artifacts/.
-"""
+After a move the table page is loaded as the move's redirect loads it and checked by
+`tests/web/walk.py` (every second position in one of the four views, both tablet sizes and
+both languages taking turns; every phase's first position in all four). The moves go through
+the JSON API (this computer hosts every table), so the walk checks the layout of the positions
+without depending on how each control is filled in. Razzia!'s hand-worked game is walked where
+it is clicked, in tests/web/test_browser_game.py. Screenshots of the first position of every
+phase land in test-artifacts/."""
 
 import random
 

@@ -1,12 +1,13 @@
 """The viewport walk's tablets (issue 14 item 1): is every decision in view after a move?
 
-`Walk` looks at one table's page after every move at 1024x768 (landscape tablet) and 800x1280
-(portrait tablet), in Czech and English: the head (round and turn banner) and every control
-marked `data-decision` must lie inside the viewport as the page shows itself (static/app.js may
-scroll a little to the decision; the head sticks to the top and no decision may hide under it),
-nothing may scroll sideways (the page or a box inside it), no tile, panel or table may spill
-its content, and no name breaks inside a word. tests/web/test_viewport_walk.py walks whole
-games through the API; tests/web/test_browser_game.py walks the clicked Razzia! game.
+`Walk` looks at one table's page as a game goes on (see `Walk` for which moves and views) at
+1024x768 (landscape tablet) and 800x1280 (portrait tablet), in Czech and English: the head
+(round and turn banner) and every control marked `data-decision` must lie inside the viewport
+as the page shows itself (static/app.js may scroll a little to the decision; the head sticks to
+the top and no decision may hide under it), nothing may scroll sideways (the page or a box
+inside it), no tile, panel or table may spill its content, and no name breaks inside a word.
+tests/web/test_viewport_walk.py walks whole games through the API;
+tests/web/test_browser_game.py walks the clicked Razzia! game.
 """
 
 import collections
@@ -24,6 +25,9 @@ CONTAINED = (
 NAMES_SHOWN = ".seat-name, .sale-row legend, .av-row legend, .player h3, .bidder .name, .tg-name"
 #: Long Czech names for the biggest tables: each must stay one word wherever it is shown.
 LONG_NAMES = ["Kristýna", "Bartoloměj", "Vendula", "Maxmilián", "Radoslava", "Jaroslav"]
+#: A tablet loads every STRIDE-th position (and every phase's first): a page load is most of
+#: a look, and a game's decisions come back every turn (see Walk).
+STRIDE = 2
 #: Turns static/live.js off in a tablet (it follows a table only where EventSource exists).
 NO_LIVE_UPDATES = "window.EventSource = undefined;"
 #: What a page shows of its decision: problems found, and the lowest decision edge in px.
@@ -54,9 +58,10 @@ LOOK = """async ([contained, names]) => {
     }
   }
   for (const el of document.querySelectorAll("main *")) {
+    // The overflowing boxes first: a computed style for every element cost most of a look.
+    if (el.scrollWidth <= el.clientWidth + 1) continue;
     const style = getComputedStyle(el);
-    const scrolls = style.overflowX === "auto" || style.overflowX === "scroll";
-    if (scrolls && el.scrollWidth > el.clientWidth + 1) {
+    if (style.overflowX === "auto" || style.overflowX === "scroll") {
       problems.push(`scrolls sideways (${el.scrollWidth} > ${el.clientWidth}): ${describe(el)}`);
     }
   }
@@ -84,14 +89,17 @@ LOOK = """async ([contained, names]) => {
 class Walk:
     """Two tablets (Czech, English) looking at one table while the API plays it.
 
-    Every position is checked at both sizes by turning the tablet (a resize lays out the page
-    as a fresh load at that size would: the layout is CSS only), in one language, the two
-    taking turns from position to position; the first position of every phase is checked in
-    both. English once found what Czech did not (Adel's box panel heading fits one line in
-    English, so its seats start higher and the seats and the card form no longer fitted one
-    screen together): a position that comes back every turn, as every decision of these games
-    does, is seen in both languages many times over. Checking both languages at every position
-    cost twice the page loads for that (issue 22: the suite under 10 minutes).
+    Every second position (STRIDE) is loaded and checked in one of the four views (two
+    languages, two sizes), the views taking turns: a tablet is turned (a resize lays out the
+    page as a fresh load at that size would: the layout is CSS only) between its turns. The
+    first position of every phase is checked in all four; a tablet whose own tap led to a
+    position (the clicked Razzia! game) is checked at every one, as it stands. English once
+    found what Czech did not (Adel's box panel heading fits one line in English, so its seats
+    start higher and the seats and the card form no longer fitted one screen together): a
+    position that comes back every turn, as every decision of these games does, is seen in
+    every view many times over. Checking every view at every position cost four looks and two
+    page loads a move; a page load (about 100 ms of Chromium's time) is most of a look
+    (issue 22: the suite under 10 minutes).
     """
 
     def __init__(self, base: str, browser, game: str, languages=LANGUAGES) -> None:
@@ -150,7 +158,7 @@ class Walk:
         assert status == 200, self.table
 
     def look(self, after: str, shown: tuple | None = None) -> None:
-        """Load the table and check what is in view at both sizes; a screenshot per phase.
+        """Load the table and check what is in view; a screenshot per phase and view.
 
         `shown`: (language, page) of a tablet that already shows this position, because its
         own tap led there: it is checked as it stands, not loaded again.
@@ -159,17 +167,19 @@ class Walk:
         phase = self.table["state"]["phase"] + ("-locked" if after == "locked-in" else "")
         pages = {**self.pages, **dict([shown])} if shown else self.pages
         self.looks += 1
-        turn = sorted(pages)[self.looks % len(pages)]
+        due = self.looks % STRIDE == 0
+        turn = sorted(pages)[self.looks // STRIDE % len(pages)]
         for lang, page in pages.items():
             first = (lang, phase) not in self.seen
-            if not (first or lang == turn or (shown and page is shown[1])):
-                continue  # this language's turn comes at the next position
+            if not (first or (due and lang == turn) or (shown and page is shown[1])):
+                continue  # this language's turn comes at a later position
             self.seen.add((lang, phase))
             if not (shown and page is shown[1]):
                 # Stylesheets hold back the deferred scripts, so the page is laid out by then.
                 page.goto(f"{self.base}/tables/{self.table['id']}", wait_until="domcontentloaded")
-            sizes = SIZES if page.viewport_size == SIZES[0] else SIZES[::-1]
-            for size in sizes:
+            now = page.viewport_size
+            turned = SIZES[1] if now == SIZES[0] else SIZES[0]
+            for size in (now, turned) if first else (now,):
                 page.set_viewport_size(size)
                 self.check(page, f"{phase} after {after} {lang} {size['width']}x{size['height']}")
                 if first:
@@ -177,6 +187,8 @@ class Walk:
                     name = f"walk-{self.game}-{count}p-{phase}-{lang}-{size_name}"
                     SHOTS.mkdir(parents=True, exist_ok=True)
                     page.screenshot(path=str(SHOTS / f"{name}.png"))
+            if not first:
+                page.set_viewport_size(turned)  # its next turn is in the other size
 
     def check(self, page, where: str) -> None:
         """Record what is out of view or spills at this position (all found, then failed)."""
