@@ -102,11 +102,21 @@
     });
   });
 
-  // A panel marked data-show-open (Cech zlodějů's card form) comes fully into view when it is
-  // opened: scrolled just enough to show its end, never past its start under the sticky head.
+  // A panel marked data-show-open (Cech zlodějů's card form) comes fully into view when a tap
+  // opens it: scrolled just enough to show its end, never past its start under the sticky head.
+  // A panel the page itself opens (a refusal's) stays where the page's anchor put it: its
+  // toggle event may come before or after that scroll, and moved the dice out of view when it
+  // came first on a busy machine.
+  var tapped = null;
+  document.addEventListener("click", function (event) {
+    var summary = event.target.closest && event.target.closest("details[data-show-open] > summary");
+    tapped = summary ? summary.parentElement : null;
+  }, true);
   document.addEventListener("toggle", function (event) {
     var panel = event.target;
-    if (!panel.open || panel.dataset.showOpen === undefined) return;
+    if (panel !== tapped) return;
+    tapped = null;
+    if (!panel.open) return;
     var box = panel.getBoundingClientRect();
     if (box.bottom <= window.innerHeight) return;
     var head = document.querySelector(".table-head");

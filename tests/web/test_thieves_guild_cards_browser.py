@@ -66,8 +66,13 @@ def hand(page, seat: int) -> int:
 
 
 def in_view(page, selector: str) -> bool:
-    """Whether the element lies inside the viewport as the page stands."""
-    return page.locator(selector).first.evaluate(IN_VIEW)
+    """Whether the element lies inside the viewport once the page has settled: a card panel
+    the page opens (a refusal's) scrolls itself into view in its toggle event, a task that a
+    loaded machine may run after the load event, so two frames are waited first."""
+    settled = "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+    return page.locator(selector).first.evaluate(
+        f"async (el) => {{ await {settled}; return ({IN_VIEW})(el); }}"
+    )
 
 
 @pytest.mark.browser
