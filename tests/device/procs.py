@@ -56,6 +56,9 @@ class Companion:
             self.proc.send_signal(signal.SIGINT)
         try:
             return self.proc.wait(timeout=EXIT_S)
+        except subprocess.TimeoutExpired:
+            # What it said on stderr tells where it hung (once, under four busy workers).
+            raise AssertionError(f"still running {EXIT_S} s after Ctrl-C: {self.errors}") from None
         finally:
             self.close()
 
