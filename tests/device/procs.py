@@ -57,10 +57,26 @@ class Companion:
         try:
             return self.proc.wait(timeout=EXIT_S)
         except subprocess.TimeoutExpired:
-            # What it said on stderr tells where it hung (once, under four busy workers).
-            raise AssertionError(f"still running {EXIT_S} s after Ctrl-C: {self.errors}") from None
+            said = f"stderr {self.errors}; {self._signals_and_threads()}"
+            raise AssertionError(f"still running {EXIT_S} s after Ctrl-C: {said}") from None
         finally:
             self.close()
+
+    def _signals_and_threads(self) -> str:
+        """Where a child that outlived Ctrl-C stands: its signal masks (pending, blocked,
+        ignored, caught) and each thread's state and wait channel, from /proc (Linux)."""
+        proc = Path(f"/proc/{self.proc.pid}")
+        try:
+            status = (proc / "status").read_text().splitlines()
+            masks = [line for line in status if line.startswith(("ShdPnd", "Sig"))]
+            threads = [
+                f"{(task / 'comm').read_text().strip()} {(task / 'stat').read_text().split()[2]} "
+                f"{(task / 'wchan').read_text()}"
+                for task in sorted((proc / "task").iterdir())
+            ]
+        except OSError as exc:
+            return f"no /proc view ({exc})"
+        return f"{masks}; threads {threads}"
 
     def close(self):
         """Kill if still running, reap, join the readers, close the pipes."""
