@@ -8,19 +8,22 @@ from PIL import Image
 
 RUN = re.compile(r"M(\d+) (\d+)h(\d+)v1h-\3z")
 VIEWBOX = re.compile(r'viewBox="0 0 (\d+) (\d+)"')
+QR = zxingcpp.BarcodeFormat.QRCode
 #: Pixels per module when an SVG is drawn for decoding.
 SCALE = 6
 
 
 def decode_image(image: Image.Image) -> list[str]:
-    """The text of every QR code zxing-cpp finds in the image."""
-    return [found.text for found in zxingcpp.read_barcodes(image)]
+    """The text of every QR code zxing-cpp finds in the image (QR codes only: with every
+    format asked, a run of modules was once read as a second, linear barcode as well)."""
+    return [found.text for found in zxingcpp.read_barcodes(image, formats=QR)]
 
 
 def decode_png(data: bytes) -> str:
     """The text of the single QR code in a PNG."""
-    (text,) = decode_image(Image.open(io.BytesIO(data)))
-    return text
+    found = decode_image(Image.open(io.BytesIO(data)))
+    assert len(found) == 1, found
+    return found[0]
 
 
 def decode_svg(svg: str) -> str:
@@ -30,5 +33,6 @@ def decode_svg(svg: str) -> str:
     for x, y, length in RUN.findall(svg):
         left, top = int(x) * SCALE, int(y) * SCALE
         image.paste(0, (left, top, left + int(length) * SCALE, top + SCALE))
-    (text,) = decode_image(image)
-    return text
+    found = decode_image(image)
+    assert len(found) == 1, found
+    return found[0]
