@@ -6,6 +6,10 @@ the bytes to the box's and damages them on the way, in both directions. For ever
 LEDs must show the app's state within 3 s of the fault's end, and every press must be
 registered exactly once or be visibly back to "press again" (armed) on the box and the panel.
 A table (fault, recovery time, presses sent/registered) is printed at the end.
+
+The suite runs alone after the parallel run (marker `alone`): its 3 s are the board's and the
+bridge's time, and four busy workers on two cores once held the simulated board's boot past
+them (a damaged HELLO on boot, 1 of 4 parallel runs).
 """
 
 import random
@@ -21,6 +25,8 @@ from tests.device.faults import KINDS, LineDropper, LineHolder, Mangler
 from tests.device.liveapp import wait_until
 from tests.device.play import assert_recovers, assert_recovers_steady, wait_locked
 from tests.device.test_repl_deploy import WDT_S, newer_build
+
+pytestmark = pytest.mark.alone
 
 RESET_S = 3.0  # mpremote's `reset` resets the board 100 ms after it returns
 
