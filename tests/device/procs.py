@@ -6,25 +6,45 @@ import signal
 import subprocess
 import sys
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 EXIT_S = 10.0
 
 
+@contextmanager
+def _ctrl_c_as_at_a_terminal():
+    """A child started meanwhile takes Ctrl-C as at a terminal. A run started in the background
+    (`cmd &` in a script) ignores SIGINT, an ignored signal stays ignored across exec, and the
+    child then let Ctrl-C pass without a word (its /proc status said SigIgn 0x...1006)."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.SIG_IGN
+    ):
+        yield
+        return
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # caught: reset to default by exec
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 class Companion:
     """`python -m companion_app.cli ARGS`; stdout lines arrive on a queue."""
 
     def __init__(self, *args, env=None):
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "companion_app.cli", *args],
-            cwd=REPO,
-            env={**os.environ, **(env or {})},
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        with _ctrl_c_as_at_a_terminal():
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "companion_app.cli", *args],
+                cwd=REPO,
+                env={**os.environ, **(env or {})},
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
         self.lines = queue.Queue()
         self.errors = []
         self._threads = [

@@ -14,12 +14,7 @@ START_S = 20.0  # a child Python importing Flask on a loaded 2-core machine
 SHOWN_S = 5.0
 
 
-@pytest.mark.alone
 def test_simulate_on_cpython_says_so():
-    """Runs alone: in two of three parallel runs with four workers on two cores (never alone,
-    never in 8 runs under load, never with its own folder's tests in parallel) the child let
-    10 s pass after Ctrl-C without a word; interrupt() now reports its signal masks and
-    threads if it happens again."""
     child = Companion("device", "simulate", "--engine", "cpython")
     try:
         path = child.line(lambda line: line.startswith("/dev/"), START_S)
