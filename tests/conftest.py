@@ -1,9 +1,9 @@
-"""Shared fixtures in the flaskr style: `app` on a temporary instance folder, `client`, `runner`."""
+"""Shared fixtures: `app`, `client`, `runner`; a live server and the shared Chromium."""
 
 import pytest
 
 from companion_app import create_app
-from tests.live import stop_chromium
+from tests.live import chromium, served, stop_chromium
 
 
 @pytest.fixture
@@ -22,6 +22,23 @@ def client(app):
 def runner(app):
     """A runner for the app's Flask CLI commands."""
     return app.test_cli_runner()
+
+
+@pytest.fixture
+def live_server(tmp_path):
+    """The app on a real port in a thread, with its own instance folder; yields (base URL, app)."""
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "browser-test"}, instance_path=str(tmp_path / "instance")
+    )
+    with served(app) as server:
+        yield f"http://127.0.0.1:{server.server_port}", app
+
+
+@pytest.fixture
+def browser():
+    """Debian's headless Chromium through Playwright; fails (never skips) if it is missing."""
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture(autouse=True)

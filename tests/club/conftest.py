@@ -2,11 +2,9 @@
 
 import pytest
 
-from companion_app import create_app
 from companion_app.store import get_store
 from scoring import games
 from tests.club import ranked_game
-from tests.live import chromium, served
 
 
 class Club:
@@ -51,20 +49,3 @@ def ranked(monkeypatch):
 def club(app):
     """Play ranked games through the app's store."""
     return Club(app)
-
-
-@pytest.fixture
-def live_server(tmp_path):
-    """The app on a real port in a thread, with its own instance folder; yields (URL, app)."""
-    app = create_app(
-        {"TESTING": True, "SECRET_KEY": "browser-test"}, instance_path=str(tmp_path / "instance")
-    )
-    with served(app) as server:
-        yield f"http://127.0.0.1:{server.server_port}", app
-
-
-@pytest.fixture
-def browser():
-    """Debian's headless Chromium through Playwright; fails (never skips) if it is missing."""
-    with chromium() as launched:
-        yield launched

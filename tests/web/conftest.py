@@ -1,11 +1,9 @@
-"""Fixtures for the page tests: a form-posting helper, a live server and headless Chromium."""
+"""The page tests' form-posting helper (the live server and browser: tests/conftest.py)."""
 
 import re
 
 import pytest
 
-from companion_app import create_app
-from tests.live import chromium, served
 from tests.web import game_script
 
 VERSION_FIELD = re.compile(r'name="version" value="(\d+)"')
@@ -51,20 +49,3 @@ class Pages:
 def pages(client):
     """Page actions against the test client."""
     return Pages(client)
-
-
-@pytest.fixture
-def live_server(tmp_path):
-    """The app on a real port in a thread, with its own instance folder; yields the base URL."""
-    app = create_app(
-        {"TESTING": True, "SECRET_KEY": "browser-test"}, instance_path=str(tmp_path / "instance")
-    )
-    with served(app) as server:
-        yield f"http://127.0.0.1:{server.server_port}", app
-
-
-@pytest.fixture
-def browser():
-    """Debian's headless Chromium through Playwright; fails (never skips) if it is missing."""
-    with chromium() as launched:
-        yield launched
