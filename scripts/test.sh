@@ -19,8 +19,9 @@ bash scripts/setup-firmware-tests.sh
 # Two workers a core, at most 8 (pytest-xdist; worksteal keeps the long browser walks from
 # waiting behind each other): many tests wait on real time (a simulated box runs on its own
 # clock, the server's deadlines, a button held), and while one waits another runs (pytest on
-# two cores: 631 s with 2 workers, 368 s with 4, 378 s with 6). The slowest tests are listed at the end; then, alone, the
-# tests that hold real time to a bound (marker `alone`), which a busy neighbour would fail.
+# two cores: 631 s with 2 workers, 368 s with 4, 378 s with 6). The slowest tests are listed
+# at the end; then, alone, the tests that hold real time to a bound (marker `alone`: the
+# fault suite's 3 s recoveries, the panel and strip agreeing), which busy neighbours would fail.
 # COMPANION_LONG_PROPERTIES=1 plays the property tests' full game counts (tests/game_counts.py).
 # Exit status 5 (no test selected: extra arguments chose none of that part) is no failure.
 workers=$(( $(nproc) * 2 ))

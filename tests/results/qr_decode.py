@@ -15,7 +15,7 @@ SCALE = 6
 
 def decode_image(image: Image.Image) -> list[str]:
     """The text of every QR code zxing-cpp finds in the image (QR codes only: with every
-    format asked, a run of modules was once read as a second, linear barcode as well)."""
+    format asked, one BG Stats code was once read as two; what they were was not kept)."""
     return [found.text for found in zxingcpp.read_barcodes(image, formats=QR)]
 
 
