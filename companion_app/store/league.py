@@ -88,24 +88,24 @@ def table_evening(conn: sqlite3.Connection, table_id: str) -> Evening:
     return evening(conn, row["evening_id"])
 
 
-def move_table(conn: sqlite3.Connection, table_id: str, target: int | date) -> tuple[int, int]:
+def move_table(conn: sqlite3.Connection, table_id: str, target: int | date) -> tuple[Evening, int]:
     """Put a table (finished or not) into another evening: an existing one (its id) or a day's
-    (created if new); (the evening it left, the one it joined).
+    (created if new); (the evening it left, as it was: it may be gone now; the joined one's id).
 
     The evening it leaves is forgotten once it holds no table, has no name and counts for no
     season (typically the evening a game entered the next morning made). What the standings
     read changed: the club's generation is bumped, so their cached values are recomputed.
     """
-    left = table_evening(conn, table_id).id
+    left = table_evening(conn, table_id)
     joined = evening_of_day(conn, target) if isinstance(target, date) else evening(conn, target).id
-    if joined == left:
+    if joined == left.id:
         return left, joined
     conn.execute("UPDATE table_evenings SET evening_id = ? WHERE table_id = ?", (joined, table_id))
     conn.execute(
         "DELETE FROM evenings WHERE id = ? AND name = ''"
         " AND id NOT IN (SELECT evening_id FROM table_evenings)"
         " AND id NOT IN (SELECT evening_id FROM season_evenings)",
-        (left,),
+        (left.id,),
     )
     finished.bump(conn)
     return left, joined

@@ -43,10 +43,9 @@ def _nearest(evenings: list[stored.Evening], current: stored.Evening) -> list[st
     return others[:CHIPS]
 
 
-def describe(table_id: str) -> str:
+def describe(table) -> str:
     """A table in words: its game and players (Razzia! (Ann, Bob, Cid))."""
-    table = get_store().get(table_id)
-    names = ", ".join(person.name for person in roster.seated(db.get_db(), table_id))
+    names = ", ".join(person.name for person in roster.seated(db.get_db(), table.id))
     return f"{title_of(table.game)} ({names})" if names else title_of(table.game)
 
 
@@ -58,7 +57,7 @@ def page(table_id: str, error: RosterError | None = None):
     body = render_template(
         "club/table_evening.html",
         table=table,
-        description=describe(table_id),
+        description=describe(table),
         current=current,
         chips=_nearest(stored.evenings(conn), current),
         evening_label=evening_label,
@@ -90,13 +89,12 @@ def _target(form) -> int | date:
 
 def move(table_id: str):
     """The organiser moves the table; the evening it joined shows it, saying where from."""
-    get_store().get(table_id)  # an unknown table: 404 with its sentence
+    table = get_store().get(table_id)  # an unknown table: 404 with its sentence
     conn = db.get_db()
     try:
         target = _target(request.form)
         with db.write_transaction(conn):
-            left = stored.table_evening(conn, table_id)
-            _left_id, joined = stored.move_table(conn, table_id, target)
+            left, joined = stored.move_table(conn, table_id, target)
     except RosterError as refused:
         if not hasattr(refused, "field"):
             at_field(refused, "evening")
@@ -104,7 +102,7 @@ def move(table_id: str):
     if joined != left.id:
         text = gettext(
             "%(table)s moved here from %(evening)s.",
-            table=describe(table_id),
+            table=describe(table),
             evening=evening_label(left),
         )
         flash(text, MOVED)
