@@ -54,8 +54,10 @@ def write_burst(tmp_path, burst):
 
 
 def test_a_write_that_fits_the_fifo_goes_out_at_once(tmp_path):
-    chunks, took, stalled = write_burst(tmp_path, 100)
-    assert chunks == [100] and stalled == 0 and took < STEP_MS
+    """Nothing waits: the board's own count of stalled milliseconds stays 0 (the wall-clock time
+    of the write is not asserted, a loaded CI host took 89 ms once)."""
+    chunks, _took, stalled = write_burst(tmp_path, 100)
+    assert chunks == [100] and stalled == 0
 
 
 def test_a_burst_longer_than_the_fifo_stalls_the_board_in_10_ms_steps(tmp_path):

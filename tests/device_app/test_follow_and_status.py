@@ -152,7 +152,7 @@ def test_a_remote_bridge_puts_its_status(device):
     assert status == 200
     assert body["mode"] == "remote" and body["connected"] is True
     assert body["port"] == "/dev/ttyACM0" and body["hello"] is None
-    assert 40 <= body["last_seen_ms"] < 1000
+    assert body["last_seen_ms"] >= 40  # an age: it grows from what was reported
 
 
 def test_a_remote_report_expires():
