@@ -4,10 +4,13 @@
 only (docs/architecture.md).
 """
 
+import functools
 import re
+from collections.abc import Callable
 
 from flask import Flask, current_app, request, session
 from flask_babel import Babel, format_decimal, format_percent, gettext
+from jinja2 import pass_context
 
 from companion_app.i18n import labels
 from companion_app.i18n.hyphens import soft_hyphens
@@ -133,15 +136,32 @@ def name_tile(name: object) -> str:
     return soft_hyphens(str(name), NAME_LANGUAGE)
 
 
+def per_page(language_filter: Callable) -> Callable:
+    """A filter whose answer depends on the page's language, run at every render.
+
+    Jinja runs a plain filter of a constant (`{{ 1000|money }}`) once, when it compiles the
+    template, and keeps the text: the first page's language then stayed in every later page
+    ("1,000" on Czech pages after an English one). A filter that takes the context never runs
+    at compile time.
+    """
+
+    @pass_context
+    @functools.wraps(language_filter)
+    def run(_context, value, *args, **kwargs):
+        return language_filter(value, *args, **kwargs)
+
+    return run
+
+
 def init_app(app: Flask) -> None:
     """Attach Flask-Babel and the Jinja helpers the templates use."""
     Babel(app, locale_selector=get_locale)
-    app.jinja_env.filters["money"] = money
-    app.jinja_env.filters["signed"] = signed
-    app.jinja_env.filters["pounds"] = pounds
-    app.jinja_env.filters["one_decimal"] = one_decimal
-    app.jinja_env.filters["percent"] = percent
-    app.jinja_env.filters["tile"] = tile
+    app.jinja_env.filters["money"] = per_page(money)
+    app.jinja_env.filters["signed"] = per_page(signed)
+    app.jinja_env.filters["pounds"] = per_page(pounds)
+    app.jinja_env.filters["one_decimal"] = per_page(one_decimal)
+    app.jinja_env.filters["percent"] = per_page(percent)
+    app.jinja_env.filters["tile"] = per_page(tile)
     app.jinja_env.filters["name_tile"] = name_tile
     app.jinja_env.globals["current_locale"] = get_locale
     app.jinja_env.globals["languages"] = app.config["LANGUAGES"]

@@ -10,6 +10,7 @@ from babel.numbers import format_decimal
 from flask import Blueprint, Flask
 from flask_babel import get_locale
 
+from companion_app.i18n import per_page
 from companion_app.server import rights
 from companion_app.web import league, people, table_evening
 
@@ -27,19 +28,19 @@ ORGANISER_WRITES = (
 OPEN_WRITES = ("club.organiser",)
 
 
-@bp.app_template_filter("league_points")
 def league_points(value: Fraction) -> str:
     """League points as the locale writes them, at most two decimals (8, 5,33)."""
     return format_decimal(round(float(value), 2), format="#,##0.##", locale=get_locale())
 
 
-@bp.app_template_filter("rating")
 def rating_number(value: float) -> str:
     """A rating's shown number with one decimal (12.3 / 12,3)."""
     return format_decimal(round(value, 1), format="#,##0.0", locale=get_locale())
 
 
-bp.add_app_template_filter(league.evening_label, "evening_label")
+bp.add_app_template_filter(per_page(league_points), "league_points")
+bp.add_app_template_filter(per_page(rating_number), "rating")
+bp.add_app_template_filter(per_page(league.evening_label), "evening_label")
 
 bp.add_url_rule("/people", "people", people.people_list)
 bp.add_url_rule("/people/<int:person_id>", "person", people.person)

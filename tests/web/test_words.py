@@ -431,6 +431,18 @@ def test_money_uses_one_locale_number_format_everywhere(app, client, lang, thous
     assert scores and all(re.fullmatch(rf"\d{{1,3}}(?:{separator}\d{{3}})*", s) for s in scores)
 
 
+def test_a_page_keeps_its_language_after_one_in_the_other(app, client):
+    """One server shows both languages: the coins' 1,000 of an English page did not stay in
+    the Czech page after it (Jinja had run `1000|money` once, at compile time)."""
+    table_id = finished_for_sale(app)
+    shown = {}
+    for lang in ("en", "cs", "en"):
+        client.post("/lang", data={"lang": lang, "next": "/"})
+        page = client.get(f"/tables/{table_id}").get_data(as_text=True)
+        shown.setdefault(lang, set()).update(re.findall(r'data-cat="coins">\d+ × ([^=<]+) =', page))
+    assert shown == {"en": {"1,000"}, "cs": {"1\xa0000"}}
+
+
 @pytest.mark.parametrize(("lang", "expected"), [("en", "Ann's cash set to −£2"), ("cs", "−£2")])
 def test_klub_history_prints_negative_cash_as_minus_pounds(app, lang, expected):
     """A cash entry below zero reads "−£2" in the move log, never "£-2"."""
