@@ -3,7 +3,10 @@
 import pytest
 
 from companion_app import create_app
+from tests.app_build import share_between_apps
 from tests.live import chromium, served, stop_chromium
+
+share_between_apps()
 
 
 @pytest.fixture
