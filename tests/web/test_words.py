@@ -443,6 +443,20 @@ def test_a_page_keeps_its_language_after_one_in_the_other(app, client):
     assert shown == {"en": {"1,000"}, "cs": {"1\xa0000"}}
 
 
+def test_every_filter_of_ours_runs_at_every_render(app):
+    """Jinja runs a plain filter of a constant once, at compile time: every filter the
+    companion adds takes the context (i18n.per_page), but the one that ignores the language."""
+    from jinja2.utils import _PassArg
+
+    ours = {
+        name: run
+        for name, run in app.jinja_env.filters.items()
+        if getattr(run, "__module__", "").startswith("companion_app")
+    }
+    once = {name for name, run in ours.items() if _PassArg.from_obj(run) is not _PassArg.context}
+    assert "money" in ours and once == {"name_tile"}  # Czech syllables in both languages
+
+
 @pytest.mark.parametrize(("lang", "expected"), [("en", "Ann's cash set to −£2"), ("cs", "−£2")])
 def test_klub_history_prints_negative_cash_as_minus_pounds(app, lang, expected):
     """A cash entry below zero reads "−£2" in the move log, never "£-2"."""
