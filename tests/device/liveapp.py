@@ -24,9 +24,10 @@ class RequestLog:
 
     def __init__(self, wsgi):
         self.wsgi = wsgi
-        self.lock = threading.Lock()
+        self.lock = threading.Condition()
         self.entries = []  # (method, path, status)
         self.presses = []  # (request JSON, status, answer JSON) of every POST .../reveal/press
+        self.pressing = 0  # presses the app is answering, not yet in `presses`
 
     def __call__(self, environ, start_response):
         seen = {}
@@ -36,22 +37,30 @@ class RequestLog:
             size = int(environ.get("CONTENT_LENGTH") or 0)
             asked = environ["wsgi.input"].read(size)
             environ["wsgi.input"] = io.BytesIO(asked)
+            with self.lock:
+                self.pressing += 1
 
         def recording_start(status, headers, exc_info=None):
             """Note the status on the way out."""
             seen["status"] = int(status.split()[0])
             return start_response(status, headers, exc_info)
 
-        answer = self.wsgi(environ, recording_start)
         try:
-            body = b"".join(answer)
+            answer = self.wsgi(environ, recording_start)
+            try:
+                body = b"".join(answer)
+            finally:
+                if hasattr(answer, "close"):  # a file sent (static/): the WSGI server closes it
+                    answer.close()
+            with self.lock:
+                self.entries.append((method, path, seen["status"]))
+                if is_press:
+                    self.presses.append((json.loads(asked), seen["status"], json.loads(body)))
         finally:
-            if hasattr(answer, "close"):  # a file sent (static/): the WSGI server closes it
-                answer.close()
-        with self.lock:
-            self.entries.append((method, path, seen["status"]))
             if is_press:
-                self.presses.append((json.loads(asked), seen["status"], json.loads(body)))
+                with self.lock:
+                    self.pressing -= 1
+                    self.lock.notify_all()
         return [body]
 
     def server_errors(self):
@@ -59,9 +68,14 @@ class RequestLog:
         with self.lock:
             return [e for e in self.entries if e[2] >= SERVER_ERROR]
 
-    def taken(self):
-        """(reveal id, seat) of every press the app took as new (200, not a duplicate)."""
+    def taken(self, settle_s=REQUEST_TIMEOUT_S):
+        """(reveal id, seat) of every press the app took as new (200, not a duplicate).
+
+        Waits for the presses the app is still answering: the app stores a press (and shows it)
+        before this log, which notes it on the way out, has it.
+        """
         with self.lock:
+            self.lock.wait_for(lambda: self.pressing == 0, settle_s)
             return [
                 (asked["id"], asked["seat"])
                 for asked, status, answer in self.presses

@@ -20,7 +20,12 @@ PORTRAIT = {"width": 800, "height": 1280}
 #: Waiting for the box panel to arm or lock a seat (ms).
 WAIT_MS = 8000
 #: Whether the element's box lies inside the viewport as the page stands (no scrolling).
-IN_VIEW = """el => { const box = el.getBoundingClientRect();
+#: Whether the element lies inside the viewport, once the page has had two frames: a full-page
+#: screenshot resizes the viewport and back, and static/app.js re-places the page on the resize
+#: events, which a busy machine had not yet run when the button was looked at.
+IN_VIEW = """async el => {
+  for (let frame = 0; frame < 2; frame++) await new Promise(done => requestAnimationFrame(done));
+  const box = el.getBoundingClientRect();
   return box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight && box.right <= innerWidth; }"""
 KLUB_BOARD = {
     "messengers": 4,

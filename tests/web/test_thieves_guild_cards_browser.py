@@ -68,11 +68,8 @@ def hand(page, seat: int) -> int:
 def in_view(page, selector: str) -> bool:
     """Whether the element lies inside the viewport once the page has settled: a card panel
     the page opens (a refusal's) scrolls itself into view in its toggle event, a task that a
-    loaded machine may run after the load event, so two frames are waited first."""
-    settled = "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
-    return page.locator(selector).first.evaluate(
-        f"async (el) => {{ await {settled}; return ({IN_VIEW})(el); }}"
-    )
+    loaded machine may run after the load event (IN_VIEW waits two frames first)."""
+    return page.locator(selector).first.evaluate(IN_VIEW)
 
 
 @pytest.mark.browser
