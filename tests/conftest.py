@@ -1,12 +1,18 @@
 """Shared fixtures: `app`, `client`, `runner`; a live server and the shared Chromium."""
 
 import pytest
+from hypothesis import settings
 
 from companion_app import create_app
 from tests.app_build import share_between_apps
 from tests.live import chromium, served, stop_chromium
 
 share_between_apps()
+
+# No property test is held to a time per example: Hypothesis's default 200 ms deadline is a
+# timed assertion, and a loaded CI host once took 272 ms for a Klub ranking that takes 0.5 ms.
+settings.register_profile("companion", deadline=None)
+settings.load_profile("companion")
 
 
 @pytest.fixture
