@@ -65,3 +65,21 @@ def chromium_closed_at_the_end():
     """The shared browser closes with the session."""
     yield
     stop_chromium()
+
+
+def pytest_collection_modifyitems(items):
+    """The long tests first: the browser tests (whole games, viewport walks), then the slow ones.
+
+    pytest-xdist's worksteal hands each worker a run of the collected order and lets idle
+    workers take from the others' ends; with the browser tests last (tests/web sorts last) a
+    100 s walk could start when every other worker had run dry, and the run waited on it alone.
+    Within each group the order stays as collected.
+    """
+    items.sort(key=_length_rank)
+
+
+def _length_rank(item) -> int:
+    """0 for a browser test, 1 for a slow one, 2 for the rest."""
+    if item.get_closest_marker("browser") is not None:
+        return 0
+    return 1 if item.get_closest_marker("slow") is not None else 2

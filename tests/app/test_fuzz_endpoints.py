@@ -16,13 +16,15 @@ from hypothesis import strategies as st
 from werkzeug.routing import BuildError
 
 from companion_app import create_app
+from tests.game_counts import games
 from tests.results.conftest import play_table
 from tests.web.test_prodigals_pages import setup_form
 
 pytestmark = pytest.mark.slow
 
-#: Examples per (endpoint, method), more for writes; about 110 pairs, under a minute in all.
-READ_EXAMPLES, WRITE_EXAMPLES = 12, 40
+#: Examples per (endpoint, method), more for writes; about 200 pairs (tests/game_counts.py: the
+#: full counts, 12 and 40, on demand).
+READ_EXAMPLES, WRITE_EXAMPLES = games(full=12, quick=6), games(full=40, quick=20)
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 GAMES = ["razzia", "for_sale", "prodigals_club"]
 PAPERS = ["a4", "letter", "80mm", "58mm"]

@@ -82,6 +82,7 @@ def test_a_dead_led_and_a_dead_button_fail_with_what_to_fix(tmp_path, capsys):
     assert "  pass  Seat 5's button: counted once" in text  # the others still count
 
 
+@pytest.mark.slow
 def test_a_broken_data_line_is_named_where_it_breaks():
     sim = simulator("cpython").start()
     try:

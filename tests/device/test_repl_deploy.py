@@ -139,6 +139,7 @@ def test_mpremote_copies_the_firmware_onto_a_fresh_board_which_then_runs_it(bare
     assert hello(bare_board)["fw"] == load_firmware().box.FW_VERSION
 
 
+@pytest.mark.slow
 def test_a_redeploy_onto_a_running_box_is_not_cut_off_by_its_watchdog(board, tmp_path):
     """The issue's case: STOP, then mpremote soft-resets and copies for longer than 5 s."""
     assert hello(board)["fw"] != "0.9.9-test"

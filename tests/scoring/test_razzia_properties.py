@@ -15,6 +15,8 @@ from scoring.sheets import score_sheet
 from tests.game_counts import games
 from tests.scoring.razzia_random import random_junk_move, random_move
 
+pytestmark = pytest.mark.slow  # run first (tests/conftest.py)
+
 GAMES_PER_PLAYER_COUNT = games(full=500, quick=150)
 #: One step in this many also tries a random junk move that must be refused cleanly.
 JUNK_EVERY = 4

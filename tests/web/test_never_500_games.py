@@ -1,13 +1,17 @@
 """No form post, however odd, gets a 5xx from the For Sale or Klub pages (setup and moves)."""
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion_app.store import get_store
 from companion_app.store import reveals as reveal
 from scoring.games import get_game
+from tests.game_counts import games
 from tests.web.test_prodigals_pages import NEW as KLUB_NEW
 from tests.web.test_prodigals_pages import setup_form
+
+pytestmark = pytest.mark.slow  # run first (tests/conftest.py)
 
 SERVER_ERROR = 500
 FOR_SALE_NEW = "/tables/new/for_sale"
@@ -94,7 +98,9 @@ values = st.lists(
 )
 forms = st.dictionaries(st.sampled_from(FIELDS), values, max_size=6)
 SETTINGS = settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=games(full=150, quick=50),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 
 

@@ -22,6 +22,7 @@ from tests.web.walk import LONG_NAMES, SIZES, Walk
 
 pytestmark = pytest.mark.browser
 
+
 def test_for_sale_every_decision_is_in_view(live_server, browser):
     """A seeded 4-player game (RULES.md §2): auctions, check turn-overs, locked-in sales."""
     base, _app = live_server
