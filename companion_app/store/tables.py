@@ -150,12 +150,16 @@ class Store:
 
     def stale_ids(self, limit: int) -> list[str]:
         """Up to `limit` ids of tables that left the home page, most recent first."""
-        rows = db.get_db().execute(
-            f"SELECT id FROM tables WHERE {_STALE}"
-            " AND id NOT IN (SELECT table_id FROM abandoned_tables)"
-            " ORDER BY updated_at DESC, id LIMIT ?",
-            (_stale_before(), limit),
-        ).fetchall()
+        rows = (
+            db.get_db()
+            .execute(
+                f"SELECT id FROM tables WHERE {_STALE}"
+                " AND id NOT IN (SELECT table_id FROM abandoned_tables)"
+                " ORDER BY updated_at DESC, id LIMIT ?",
+                (_stale_before(), limit),
+            )
+            .fetchall()
+        )
         return [row["id"] for row in rows]
 
     def restore(self, table_id: str) -> Table:

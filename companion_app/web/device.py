@@ -58,8 +58,7 @@ def panel_text() -> dict:
         "offline": gettext("The companion cannot be reached; trying again."),
         "owner": {
             "this": gettext(
-                "The box shows this table; only its host, its scorers or this computer can"
-                " move it."
+                "The box shows this table; only its host, its scorers or this computer can move it."
             ),
             "other": gettext(
                 "The box shows another table's game; only that table's host, its scorers or"
