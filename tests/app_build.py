@@ -42,6 +42,7 @@ class ProcessRule(Rule):
     _builders: dict = {}
 
     def _compile_builder(self, append_unknown: bool = True):
+        """The builder compiled for an equal rule before, else a new one (werkzeug's)."""
         key = (
             self.rule,
             self.subdomain,
