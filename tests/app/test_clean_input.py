@@ -336,7 +336,7 @@ def mutated_sheets(draw) -> bytes:
     return json.dumps(sheet).encode()
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.binary(max_size=64)
     | json_values.map(lambda value: json.dumps(value).encode())

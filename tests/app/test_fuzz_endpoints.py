@@ -262,7 +262,6 @@ def test_no_request_gets_a_server_error(fuzz_app, method, rule, endpoint, argume
 
     @settings(
         max_examples=WRITE_EXAMPLES if method in WRITES else READ_EXAMPLES,
-        deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
     )
     @given(values=values, query=queries, body=bodies, headers=header_strategy())

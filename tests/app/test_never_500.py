@@ -70,9 +70,7 @@ def test_odd_cards_are_refused(api, card):
     assert status == 400, body
 
 
-@settings(
-    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(move=moves, version_delta=st.sampled_from([0, 0, 0, -1, 1]))
 def test_fuzzed_moves_never_500(api, move, version_delta):
     if not hasattr(api, "fuzz_table"):

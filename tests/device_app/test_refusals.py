@@ -116,9 +116,7 @@ ENDPOINTS = [
 ]
 
 
-@settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(endpoint=st.sampled_from(ENDPOINTS), body=bodies)
 def test_no_body_gets_a_server_error(device, armed_table, endpoint, body):
     """Fuzzed JSON bodies: never a 5xx; a refusal is a sentence and changes nothing."""

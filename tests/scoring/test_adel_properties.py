@@ -116,7 +116,7 @@ def test_replaying_the_moves_gives_the_live_state(count, variant, tracked):
         assert replayed == table.state
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(seed=st.integers(0, 2**32), table=st.sampled_from(TABLES))
 def test_hypothesis_random_games_end_with_a_ranking(seed, table):
     count, variant = table

@@ -109,7 +109,6 @@ def play_and_check(setup: dict, seed: int) -> None:
 @pytest.mark.parametrize("count", [3, 4, 5, 6])
 @settings(
     max_examples=GAMES_PER_TABLE,
-    deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
     derandomize=True,
 )

@@ -176,7 +176,7 @@ def replayed(state: dict, moves: list[dict]) -> dict:
 
 
 @given(st.integers(min_value=0, max_value=2**32))
-@settings(max_examples=GAMES, deadline=None)
+@settings(max_examples=GAMES)
 def test_random_legal_games_keep_the_rules_and_end_correctly(seed):
     state = play_random_game(seed)
     if state["phase"] != "game_over":

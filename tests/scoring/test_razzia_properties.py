@@ -122,7 +122,6 @@ def play_and_check(count: int, seed: int) -> None:
 @pytest.mark.parametrize("count", [2, 3, 4, 5])
 @settings(
     max_examples=GAMES_PER_PLAYER_COUNT,
-    deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
     derandomize=True,
 )

@@ -519,7 +519,7 @@ def valid_sheets(draw) -> dict:
     return {"game": "razzia", "round": round_no, "players": players}
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(valid_sheets())
 def test_valid_sheets_score_consistently(sheet):
     """total = sum of points; rank = 1 + players strictly better; winners = rank 1."""

@@ -99,7 +99,6 @@ values = st.lists(
 forms = st.dictionaries(st.sampled_from(FIELDS), values, max_size=6)
 SETTINGS = settings(
     max_examples=games(full=150, quick=50),
-    deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 

@@ -19,7 +19,6 @@ LANDSCAPE = {"width": 1024, "height": 768}
 PORTRAIT = {"width": 800, "height": 1280}
 #: Waiting for the box panel to arm or lock a seat (ms).
 WAIT_MS = 8000
-#: Whether the element's box lies inside the viewport as the page stands (no scrolling).
 #: Whether the element lies inside the viewport, once the page has had two frames: a full-page
 #: screenshot resizes the viewport and back, and static/app.js re-places the page on the resize
 #: events, which a busy machine had not yet run when the button was looked at.

@@ -336,9 +336,7 @@ VALUES = [
 ]
 
 
-@settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     kind=st.sampled_from(MOVE_TYPES),
     form=st.dictionaries(st.sampled_from(FIELDS), st.sampled_from(VALUES), max_size=6),
