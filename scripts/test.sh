@@ -24,10 +24,19 @@ bash scripts/setup-firmware-tests.sh
 # fault suite's 3 s recoveries, the panel and strip agreeing), which busy neighbours would fail.
 # COMPANION_LONG_PROPERTIES=1 plays the property tests' full game counts (tests/game_counts.py).
 # Exit status 5 (no test selected: extra arguments chose none of that part) is no failure.
+# Each part writes a JUnit report, and scripts/test_summary.py prints every failure of both
+# parts last (name, where, first line), so the tail of a CI log says what went wrong.
 workers=$(( $(nproc) * 2 ))
 [ "$workers" -le 8 ] || workers=8
+reports=test-artifacts/reports
+rm -rf "$reports" && mkdir -p "$reports"
 status=0
-run() { .venv/bin/python -m pytest -q "$@" || { rc=$?; [ "$rc" -eq 5 ] || status=$rc; }; }
-run -n "$workers" --dist worksteal --durations=15 -m "not alone" "$@"
-run -m alone "$@"
+run() {
+  local part=$1 && shift
+  .venv/bin/python -m pytest -q --junitxml="$reports/$part.xml" "$@" \
+    || { rc=$?; [ "$rc" -eq 5 ] || status=$rc; }
+}
+run parallel -n "$workers" --dist worksteal --durations=15 -m "not alone" "$@"
+run alone -m alone "$@"
+.venv/bin/python scripts/test_summary.py "parallel=$reports/parallel.xml" "alone=$reports/alone.xml"
 exit "$status"
