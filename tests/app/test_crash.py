@@ -134,6 +134,9 @@ def test_acknowledged_moves_survive_sigkill(tmp_path):
         for stream in streams:
             stream.join(timeout=30)
             assert stream.failure is None, stream.failure
+        # Back on a port free now: the killed server's port was free for any other test's
+        # server or client to take while this one was down.
+        port = free_port()
         server = start_server(instance, port, log)
         for stream in streams:
             check_stream_survived(port, instance, stream)

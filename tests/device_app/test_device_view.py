@@ -9,10 +9,11 @@ from tests.device_app.helpers import DeviceApi
 
 #: Polls that must answer early wait at most this long, so "early" has a wide margin even on a
 #: loaded machine: such a poll must answer in under half of it (EARLY_S), never time out.
-LONG_WAIT_S = 10.0
+LONG_WAIT_S = 30.0
 EARLY_S = LONG_WAIT_S / 2
-#: A poll that times out answers at its deadline, give or take scheduling on a busy machine.
-DEADLINE_SLACK_S = 2.0
+#: A poll that times out answers at its deadline, give or take scheduling on a busy machine:
+#: well under the 20 s default, so it shows the configured deadline held, not a host's speed.
+DEADLINE_SLACK_S = 9.0
 
 
 def test_the_view_shows_the_display_the_reveal_and_the_names(device):

@@ -7,10 +7,13 @@ import time
 
 import protocol as P
 import pytest
+from box import Box
 
 from .conftest import HERE, ROOT, RUNNER, node_or_fail, run_node
 
-WAIT_S = 5.0
+# A liveness bound, not a speed one: what should come in about a second may take many on a
+# host whose cores are all busy (MicroPython in Node gets a share of one).
+WAIT_S = 15.0
 
 
 class LiveBox:
@@ -117,9 +120,10 @@ def test_live_session_over_stdin_and_stdout(live):
     seq = live.send(P.SET, "police=3 limit=7 round=2 rounds=3 seats=4")
     live.expect(P.ACK, of=seq)
     live.frame_where(lambda f: [red(f, i) for i in range(7)] == [True] * 3 + [False] * 4)
-    started = time.monotonic()
-    live.expect(P.HB)
-    assert time.monotonic() - started < 3.0  # one a second; 3 s allows for a loaded machine
+    # Heartbeats keep coming, on the box's own clock (their one-a-second schedule is held on a
+    # fake clock in test_box.py; here a busy host would delay one, so no wall-clock bound).
+    beats = [int(live.expect(P.HB).fields()["t"]) for _ in range(2)]
+    assert beats[0] < beats[1]
     seq = live.send(P.ARM, "id=7 seats=1,2")
     live.expect(P.ACK, of=seq)
     live.write(b"! press 1 2\n")
@@ -150,14 +154,14 @@ def test_live_box_shows_disconnected_after_silence(live):
     live.expect(P.HELLO)
     live.send(P.HELLO, "proto=1 host=0c0ffee1")
     live.expect(P.HELLO, host="0c0ffee1")
+    # Timed from before the box can hear the SET to after its scanner frame is read, so a busy
+    # host can only make the span longer: it is never below the box's silence.
+    started = time.monotonic()
     seq = live.send(P.SET, "police=2 limit=7 round=1 rounds=3 seats=2 host=0c0ffee1")
     live.expect(P.ACK, of=seq)
     live.frame_where(lambda f: red(f, 0) and red(f, 1))
-    started = time.monotonic()
-    scanner = live.frame_where(
-        lambda f: sum(lit(f, i) for i in range(12)) == 1 and not red(f, 0), timeout=6
-    )
-    assert scanner and time.monotonic() - started > 2.5
+    scanner = live.frame_where(lambda f: sum(lit(f, i) for i in range(12)) == 1 and not red(f, 0))
+    assert scanner and time.monotonic() - started > 0.8 * Box.SILENCE_MS / 1000
 
 
 def test_no_allocation_in_the_steady_state_loop_under_micropython(capsys):
