@@ -14,6 +14,11 @@ from companion_app.device.status import get_status
 from tests.live import json_request, served
 
 REQUEST_TIMEOUT_S = 10.0
+#: How long a test waits for what follows at once (the strip showing a change, a press locking
+#: a seat, the status seeing the box): a liveness bound, not a speed one, so long that a host
+#: whose cores are all busy still makes it. The box's speed is held by the fault suite and the
+#: panel/strip test, which run alone (marker `alone`).
+SHOWN_S = 15.0
 #: Tests hold long polls this long (the app's default is 20 s), so closing joins them quickly.
 TEST_LONG_POLL_S = 0.5
 SERVER_ERROR = 500

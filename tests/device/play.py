@@ -2,16 +2,22 @@
 
 import time
 
-from tests.device.liveapp import wait_until
+from tests.device.liveapp import SHOWN_S, wait_until
 
 HOLD_S = 0.06  # a press longer than the firmware's 50 ms debounce window
 RECOVER_S = 3.0  # the issue's bound: the LEDs show the right state again within 3 s
 
 
 def tap(sim, seat, hold=HOLD_S):
-    """Press and release a seat button."""
+    """Press a seat button for `hold` s and until its LED no longer shows "armed", then let go.
+
+    A finger holds until the box shows the press. A busy host may run the simulated board
+    late: a press released before the board polled it twice would be no press at all (and a
+    release arriving with its press, lost), which a real board polling every 5 ms never does.
+    """
     sim.press(seat)
     time.sleep(hold)
+    sim.wait_leds(lambda view: view.seat_px[seat - 1] != "armed", SHOWN_S)
     sim.release(seat)
 
 

@@ -11,10 +11,8 @@ import pytest
 from companion_app.bridge.driver import Bridge
 from firmware import protocol as P
 from tests.device.conftest import start_bridge
-from tests.device.liveapp import LiveApp, Razzia, wait_until
+from tests.device.liveapp import SHOWN_S, LiveApp, Razzia, wait_until
 from tests.device.play import assert_each_press_once, assert_recovers, tap, wait_locked
-
-SHOWN_S = 3.0
 
 
 def test_presses_wait_for_an_app_that_restarts(tmp_path, sim):

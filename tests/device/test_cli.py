@@ -13,12 +13,11 @@ from companion_app.bridge.deploy import deploy_commands
 from companion_app.bridge.firmware import firmware_files
 from companion_app.cli import embed
 from firmware import protocol as P
-from tests.device.liveapp import LiveApp, Razzia, wait_until
+from tests.device.liveapp import SHOWN_S, LiveApp, Razzia, wait_until
 from tests.device.procs import Companion
 from tests.device.test_simulator import Host
 
 START_S = 20.0  # a child Python importing Flask on a loaded 2-core machine
-SHOWN_S = 5.0
 
 
 def test_ports_lists_and_marks_boxes(monkeypatch, capsys):

@@ -5,12 +5,11 @@ through the phase on the police pixels (0..6 of 7, never the raid); a selling ro
 checks arm every seat holding houses, and the box's buttons lock them in.
 """
 
-from tests.device.liveapp import wait_until
+from tests.device.liveapp import SHOWN_S, wait_until
 from tests.device.play import assert_each_press_once, expected_seats, tap, wait_locked
 from tests.scoring.for_sale_play import IN_ORDER, NAMES
 
-SHOWN_S = 3.0  # a change in the app is on the strip well within this
-LOCK_S = 3.0
+LOCK_S = SHOWN_S
 LIMIT = 7
 
 

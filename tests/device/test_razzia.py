@@ -3,9 +3,8 @@
 import threading
 
 from companion_app.simulator.leds import LedView
-from tests.device.liveapp import Razzia
+from tests.device.liveapp import SHOWN_S, Razzia
 
-SHOWN_S = 3.0  # a change in the app is on the strip well within this
 RAID_S = 4.0  # the firmware's raid animation (Frame.RAID_MS)
 
 

@@ -13,9 +13,9 @@ import serial
 from companion_app.bridge.detect import open_port
 from companion_app.simulator import micropython as mpsim
 from firmware import protocol as P
-from tests.device.liveapp import wait_until
+from tests.device.liveapp import SHOWN_S, wait_until
 
-WAIT_S = 5.0  # the MicroPython board boots in Node first (about 0.3 s, more on a busy machine)
+WAIT_S = SHOWN_S  # the MicroPython board boots in Node first (about 0.3 s, more when busy)
 ENGINES = ("cpython", "micropython")
 
 

@@ -6,12 +6,11 @@ from companion_app import cli
 from companion_app.cli import embed
 from companion_app.simulator import micropython as mpsim
 from firmware import protocol as P
-from tests.device.liveapp import Razzia, wait_until
+from tests.device.liveapp import SHOWN_S, Razzia, wait_until
 from tests.device.procs import Companion
 from tests.device.test_simulator import Host
 
 START_S = 20.0  # a child Python importing Flask on a loaded 2-core machine
-SHOWN_S = 5.0
 
 
 def test_simulate_on_cpython_says_so():
