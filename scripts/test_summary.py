@@ -83,18 +83,18 @@ def describe(part_name: str, case: ET.Element, bad: ET.Element) -> str:
 
 
 def node_id(case: ET.Element) -> str:
-    """pytest's node id, rebuilt from JUnit's dotted class name and the test's name."""
-    classname = case.get("classname", "")
-    name = case.get("name", "")
-    module, _, klass = classname, "", ""
-    pieces = classname.split(".")
-    # The module path ends at the first piece that starts with an upper-case letter (a class).
-    for index, piece in enumerate(pieces):
-        if piece[:1].isupper():
-            module, klass = ".".join(pieces[:index]), "::".join(pieces[index:])
-            break
-    path = module.replace(".", "/") + ".py" if module else "?"
-    return "::".join(bit for bit in (path, klass, name) if bit)
+    """pytest's node id, from the test's file (xunit1 names it), dotted class name and name."""
+    classname, name = case.get("classname", ""), case.get("name", "")
+    path = case.get("file")
+    if path:
+        module = path.removesuffix(".py").replace("/", ".")
+        klass = classname.removeprefix(module).lstrip(".")
+    else:  # xunit2 names no file: the module ends before the first capitalised piece (a class)
+        pieces = classname.split(".")
+        cut = next((i for i, piece in enumerate(pieces) if piece[:1].isupper()), len(pieces))
+        path = "/".join(pieces[:cut]) + ".py"
+        klass = ".".join(pieces[cut:])
+    return "::".join(bit for bit in (path, klass.replace(".", "::"), name) if bit)
 
 
 def first_line(text: str) -> str:

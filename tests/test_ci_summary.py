@@ -8,11 +8,12 @@ SPEC = importlib.util.spec_from_file_location("test_summary", SCRIPT)
 summary = importlib.util.module_from_spec(SPEC)
 SPEC.loader.exec_module(summary)
 
-# What pytest 9's --junitxml writes for a pass, an assertion, a set-up error and a skip.
+# What pytest 9's --junitxml writes for a pass, an assertion, a set-up error and a skip (the
+# walk's cases as xunit1 writes them, with their file; the box's as xunit2, without).
 REPORT = """<?xml version="1.0" encoding="utf-8"?><testsuites name="pytest tests">
 <testsuite name="pytest" errors="1" failures="1" skipped="1" tests="4">
-<testcase classname="tests.web.test_walk" name="test_ok[cs-1024]" time="0.1" />
-<testcase classname="tests.web.test_walk" name="test_bad" time="0.1">
+<testcase classname="tests.web.test_walk" name="test_ok[cs-1024]" file="tests/web/test_walk.py" />
+<testcase classname="tests.web.test_walk" name="test_bad" file="tests/web/test_walk.py">
 <failure message="AssertionError: the dice are out of view&#10;assert 812 &lt;= 768">def test_bad():
 &gt;       assert bottom &lt;= 768, "the dice are out of view"
 E       AssertionError: the dice are out of view
