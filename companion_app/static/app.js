@@ -29,10 +29,26 @@
   // a move's page loads at the top; if the controls marked data-decision end below the fold,
   // scroll just enough to show their end, never past their start. The table's head (round and
   // turn banner) sticks to the top of the screen (app.css), so the decision's start stays below
-  // it. Only at load and when the tablet is turned while the page is where this put it: a live
+  // it. Only at load and when the tablet is turned, until the reader moves the page: a live
   // swap (static/live.js) keeps the reader's place, and a #anchor (a refusal's panel) or a place
   // the browser restored or the reader scrolled to wins. Scrolling moves no focus.
-  var placed = 0;
+  // The reader's moves are their input (a swipe, the wheel, a scrolling key, the scroll bar, a
+  // tapped panel that scrolled itself), not a changed scroll position: the browser moves the
+  // page too when the size changes (clamping or anchoring the scroll), and a full-page capture
+  // passes through a 1 px high viewport on its way, so "not where this put it" had taken a
+  // browser's clamp for the reader and left the decision below the fold.
+  var readerMoved = false;
+  var SCROLL_KEYS = ["PageUp", "PageDown", "ArrowUp", "ArrowDown", "Home", "End", " "];
+  ["wheel", "touchmove"].forEach(function (kind) {
+    window.addEventListener(kind, function () { readerMoved = true; }, { capture: true, passive: true });
+  });
+  window.addEventListener("keydown", function (event) {
+    var typing = event.target.closest && event.target.closest("input, textarea, select");
+    if (!typing && SCROLL_KEYS.indexOf(event.key) >= 0) readerMoved = true;
+  }, true);
+  window.addEventListener("mousedown", function (event) {
+    if (event.target === document.documentElement) readerMoved = true; // the scroll bar
+  }, true);
   function decisionScroll() {
     var top = Infinity;
     var bottom = 0;
@@ -49,17 +65,18 @@
     return Math.max(0, Math.min(bottom - window.innerHeight + MARGIN, top - covered - MARGIN));
   }
   function showDecision() {
-    if (location.hash || window.scrollY > 0) return;
+    if (location.hash || window.scrollY > 0) {
+      readerMoved = true; // the browser restored the reader's place: theirs from now on
+      return;
+    }
     var wanted = decisionScroll();
     if (wanted) window.scrollTo(0, wanted);
-    placed = window.scrollY;
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", showDecision);
   else showDecision();
   window.addEventListener("resize", function () {
-    if (location.hash || Math.abs(window.scrollY - placed) > 1) return;
+    if (location.hash || readerMoved) return;
     window.scrollTo(0, decisionScroll());
-    placed = window.scrollY;
   });
 
   // A player chip with data-fill="2,3,4,5" (Klub's society tokens) fills the form's
@@ -123,7 +140,10 @@
     var covered = head && getComputedStyle(head).position === "sticky" ? head.offsetHeight : 0;
     var MARGIN = 8;
     var by = Math.min(box.bottom - window.innerHeight + MARGIN, box.top - covered - MARGIN);
-    if (by > 0) window.scrollBy(0, by);
+    if (by > 0) {
+      window.scrollBy(0, by);
+      readerMoved = true; // the reader's tap moved the page to the panel: it stays there
+    }
   }, true);
 
   // Any move form: block a second tap while the first post is on its way.

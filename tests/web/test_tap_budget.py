@@ -11,14 +11,12 @@ a Klub ±1 vote 6-7 taps.
 
 import pytest
 
-from tests.live import check_tablet_fit, json_request, screenshot
+from tests.live import WAIT_MS, check_tablet_fit, json_request, screenshot
 from tests.scoring.for_sale_play import IN_ORDER
 from tests.web.game_script import ANN, BOB, CID, DEE, SETS, as_form
 
 LANDSCAPE = {"width": 1024, "height": 768}
 PORTRAIT = {"width": 800, "height": 1280}
-#: Waiting for the box panel to arm or lock a seat (ms).
-WAIT_MS = 8000
 #: Whether the element lies inside the viewport, once the page has had two frames: a full-page
 #: screenshot resizes the viewport and back, and static/app.js re-places the page on the resize
 #: events, which a busy machine had not yet run when the button was looked at.
@@ -231,6 +229,7 @@ def test_klub_a_society_token_up_or_down_is_one_tap(live_server, browser, viewpo
 
 
 RAZZIA_TO_AUCTION = [(ANN, "draw", "ring"), (BOB, "draw", "car"), (CID, "draw", "police")]
+DEAL = {"type": "deal", "sets": SETS}
 
 
 @pytest.mark.browser
@@ -253,6 +252,40 @@ def test_a_razzia_pass_is_one_tap_without_scrolling(live_server, browser, viewpo
     assert taps.scrolls == 0, "the Pass button was below the fold"
     state = json_request(base, "GET", f"/api/tables/{table['id']}")[1]["state"]
     assert state["auction"]["bids"][0] == {"seat": DEE, "check": None}
+    page.close()
+
+
+SETTLED = "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
+@pytest.mark.browser
+def test_the_pass_stays_in_view_through_any_size_until_the_reader_scrolls(live_server, browser):
+    """static/app.js re-places the decision at every new size, also after the browser moved the
+    page by itself: a full-page capture passes through a 1 px high viewport, the browser's clamp
+    of the scroll on the way back was taken for the reader's, and the Pass button stayed below
+    the fold (1 load in about 50 on a busy machine). Once the reader scrolls, the place is
+    theirs."""
+    base, _app = live_server
+    api = Api(base)
+    table = api.move(api.create("razzia", {"players": ["Ann", "Bob", "Cid", "Dee"]}), DEAL)
+    for step in RAZZIA_TO_AUCTION:
+        table = api.move(table, as_form(step))
+    page = browser.new_page(viewport=LANDSCAPE)
+    page.goto(f"{base}/tables/{table['id']}")
+    assert page.evaluate("scrollY") == 0
+    for passing in ({"width": 400, "height": 1}, {"width": 1024, "height": 1}, PORTRAIT):
+        page.set_viewport_size(passing)
+        page.evaluate(SETTLED)
+        page.set_viewport_size(LANDSCAPE)
+        page.evaluate(SETTLED)
+        assert page.evaluate("scrollY") == 0, passing
+        assert page.locator("[data-testid=pass]").first.evaluate(IN_VIEW), passing
+    page.mouse.move(500, 300)
+    page.mouse.wheel(0, 300)  # the reader looks further down the page
+    page.wait_for_function("() => scrollY > 0")
+    page.set_viewport_size({"width": 1024, "height": 700})
+    page.evaluate(SETTLED)
+    assert page.evaluate("scrollY") > 0  # theirs now: the page is not put back
     page.close()
 
 
