@@ -17,6 +17,7 @@ EXIT_BAD_OPTION = 2  # an option that cannot be honoured here (argparse's status
 SHOW_S = 0.1  # `simulate --leds` looks at the strip this often
 LED_COUNT = 18  # the strip's pixels (hardware/pinout.json)
 SEATS = 6  # seat buttons
+SIMULATED_BOOT_S = 60.0  # how long `check --simulate` waits for its board's first frame
 
 
 def add_commands(commands):
@@ -224,6 +225,10 @@ def _simulated_box(args):
     except SimulatorUnavailable as exc:
         print(f"Cannot simulate the box on MicroPython: {exc}.", file=sys.stderr)
         return None, None
+    # A box on the table is plugged in and running before its check starts; the simulated board
+    # boots in Node first (0.3 s here, many seconds on a host whose cores are all busy), which
+    # the check's HELLO wait, meant for a box already there, is not to pay for.
+    sim.wait_leds(lambda _view: sim.frames > 0, SIMULATED_BOOT_S)
     if args.broken_led is not None:
         sim.break_led(args.broken_led - 1)
     if args.broken_button is not None:
