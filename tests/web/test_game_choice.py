@@ -1,5 +1,7 @@
 """The per-game seam as a player meets it: choosing the game of a new table or score sheet."""
 
+import re
+
 from companion_app.games import VIEWS, view_for
 from scoring.games import game_names
 
@@ -21,6 +23,16 @@ def test_new_table_lists_every_playable_game(client):
             text(client.get(f"/tables/new/{game}")).count('name="player"')
             == view_for(game).MAX_PLAYERS
         )
+
+
+def test_a_setup_page_title_is_words_only(client):
+    """The tab reads "New table: Razzia! · Table companion": no markup in the title (a script
+    tag written into the title block showed as text there)."""
+    for game in VIEWS:
+        page = text(client.get(f"/tables/new/{game}"))
+        title = re.search(r"<title>(.*?)</title>", page, re.S).group(1)
+        assert "<" not in title and title.startswith("New table: "), title
+        assert page.count("roster.js") == 1  # the roster's script once, in the body
 
 
 def test_unknown_game_setup_is_404_not_500(client):
