@@ -15,6 +15,10 @@ from companion_app.server.serve import Background
 CHROMIUM = "/usr/bin/chromium"
 #: Screenshots of the browser tests (gitignored), to look at after a run.
 SHOTS = Path(__file__).resolve().parents[1] / "test-artifacts" / "screenshots"
+#: How long a browser test waits for what follows a tap or a push (a live update, a seat
+#: locking, a countdown's end): a liveness bound, not a speed one, so long that a host whose
+#: cores are all busy still makes it (an 8 s wait for a reveal's end once ran out there).
+WAIT_MS = 30_000
 #: Everything a finger presses must be at least this big (CSS pixels).
 TOUCH = 48
 #: The page's touch targets under `args.touch` px, outside `args.skip` (a selector or null).

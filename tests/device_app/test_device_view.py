@@ -95,7 +95,7 @@ def test_a_move_wakes_the_long_poll(app, device):
     thread, result = poll_in_thread(app, table["id"], etag)
     time.sleep(0.1)
     device.police(table, 1)
-    thread.join(timeout=5)
+    thread.join(timeout=LONG_WAIT_S)
     status, body = result["answer"]
     assert status == 200 and body["display"]["police"] == 1
     assert result["waited"] < EARLY_S
@@ -110,7 +110,7 @@ def test_closing_the_feed_releases_waiting_polls_at_once(app, device):
     thread, result = poll_in_thread(app, table["id"], etag)
     time.sleep(0.1)
     get_feed(app).close()
-    thread.join(timeout=5)
+    thread.join(timeout=LONG_WAIT_S)
     status, body = result["answer"]
     assert status == 200 and body["etag"] == etag
     assert result["waited"] < EARLY_S
@@ -125,7 +125,7 @@ def test_a_reveal_press_wakes_the_long_poll(app, device):
     thread, result = poll_in_thread(app, table["id"], etag)
     time.sleep(0.1)
     device.press(table["id"], 1, 1)
-    thread.join(timeout=5)
+    thread.join(timeout=LONG_WAIT_S)
     assert result["answer"][1]["reveal"]["locked"] == [1]
     assert result["waited"] < EARLY_S
 
@@ -140,7 +140,7 @@ def test_a_write_by_another_process_is_seen_by_the_recheck(app, device, tmp_path
     thread, result = poll_in_thread(app, table["id"], etag)
     time.sleep(0.1)
     other.police(table, 1)
-    thread.join(timeout=5)
+    thread.join(timeout=LONG_WAIT_S)
     assert result["answer"][1]["display"]["police"] == 1
     assert result["waited"] < EARLY_S  # the 0.2 s re-check found it, not the timeout
 
@@ -154,7 +154,7 @@ def test_a_refused_write_does_not_count_as_a_change(app, device):
         "POST", f"/api/tables/{table['id']}/moves", {"version": 0, "move": {"type": "next_round"}}
     )
     assert status == 409
-    thread.join(timeout=5)
+    thread.join(timeout=LONG_WAIT_S)
     assert result["answer"][1]["etag"] == etag
     assert result["waited"] >= TEST_LONG_POLL_S
 

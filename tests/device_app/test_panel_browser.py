@@ -8,14 +8,12 @@ from companion_app.device.frame import firmware_frame as F
 from companion_app.device.status import get_status
 from tests.device_app.conftest import make_app
 from tests.device_app.helpers import DeviceApi
-from tests.live import chromium, served
+from tests.live import WAIT_MS, chromium, served
 
 pytestmark = pytest.mark.browser
 
 SCREENSHOT = Path(__file__).resolve().parents[2] / "test-artifacts/screenshots/device_panel.png"
 VIEWPORT = {"width": 1024, "height": 768}
-#: Long enough for the raid, the countdown and a status poll.
-WAIT_MS = 8000
 SCREEN_MAX = 255
 
 

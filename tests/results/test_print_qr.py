@@ -19,6 +19,10 @@ from tests.live import chromium, screenshot, served
 from tests.results.qr_decode import decode_png
 from tests.scoring.razzia_random import random_move
 
+#: Every image of the page loaded (a function: a bare expression is evaluated with eval, which
+#: the page's CSP refuses whenever it is not already true at the first look).
+IMAGES_LOADED = "() => [...document.images].every(i => i.complete && i.naturalWidth)"
+
 LAN = "http://192.168.1.20:8000"
 #: Five players, long Czech names: the largest BG Stats play a Razzia! table makes.
 FIVE = ["Čeněk Šťastný", "Žofie Křížová", "Bohumil Hrabal", "Eliška Nováková", "Dee"]
@@ -179,7 +183,7 @@ def test_receipt_bgstats_code_scans_at_203_dpi_with_half_millimetre_modules(live
             page.goto(f"{base}/tables/{table_id}/print/{paper}")
             figure = page.locator("[data-testid=qr-bgstats_short] img")
             figure.wait_for()
-            page.wait_for_function("[...document.images].every(i => i.complete && i.naturalWidth)")
+            page.wait_for_function(IMAGES_LOADED)
             shot = tmp_path / f"receipt-{paper}.png"
             figure.screenshot(path=str(shot))
             screenshot(page, f"receipt-{paper}-203dpi")

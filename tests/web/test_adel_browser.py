@@ -10,7 +10,7 @@ import pytest
 
 from scoring import adel_verpflichtet as adel
 from scoring.adel_verpflichtet import cards
-from tests.live import check_tablet_fit, screenshot
+from tests.live import WAIT_MS, check_tablet_fit, screenshot
 from tests.scoring.adel_play import deck, split
 
 LANDSCAPE = {"width": 1024, "height": 768}
@@ -19,8 +19,6 @@ NAMES = ["Ann", "Bob", "Cid"]
 BANQUET = 5
 #: What the scorer taps on the table's panels: each at least a finger wide and high.
 TARGETS = "#controls .chip span, #controls input[type=text], #controls button"
-#: Waiting for the panel's live update or a lock to show (ms).
-WAIT_MS = 8000
 
 
 class Tablet:

@@ -105,6 +105,6 @@ def test_the_policy_is_enforced_and_seen(site):
             """() => { const script = document.createElement("script");
             script.textContent = "window.__ran = true"; document.body.append(script); }"""
         )
-        page.wait_for_function("window.__csp.length > 0")
+        page.wait_for_function("() => window.__csp.length > 0")
         assert page.evaluate("window.__ran") is None
         assert page.evaluate("window.__csp")[0].startswith("script-src")

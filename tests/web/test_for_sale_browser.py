@@ -3,7 +3,7 @@
 import pytest
 
 from scoring import for_sale
-from tests.live import check_tablet_fit, final_rows, ranked_rows, screenshot
+from tests.live import WAIT_MS, check_tablet_fit, final_rows, ranked_rows, screenshot
 from tests.scoring.for_sale_play import IN_ORDER, NAMES
 
 LANDSCAPE = {"width": 1280, "height": 800}
@@ -20,8 +20,6 @@ CHECK_ROUNDS = [
     [9000, 10000, 11000],
     [12000, 13000, 14000],
 ]
-#: Waiting for the panel's long poll or a lock to show (ms).
-WAIT_MS = 8000
 
 
 class Tablet:

@@ -8,15 +8,13 @@ is filling in a form (docs/live.md).
 import pytest
 
 from companion_app import create_app
-from tests.live import chromium, screenshot, served
+from tests.live import WAIT_MS, chromium, screenshot, served
 from tests.web import game_script as g
 
 pytestmark = pytest.mark.browser
 
 TABLET = {"width": 1024, "height": 768}
 PHONE = {"width": 800, "height": 1280}
-#: Failure guard for what must appear (ms); nothing here asserts a duration.
-WAIT_MS = 15000
 MARKER = "window.__notReloaded = 'still here'"
 STILL_HERE = "window.__notReloaded"
 

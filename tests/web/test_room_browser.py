@@ -13,15 +13,13 @@ import pytest
 from companion_app import create_app
 from companion_app.web import room
 from scoring.games import get_game
-from tests.live import chromium, json_request, screenshot, served
+from tests.live import WAIT_MS, chromium, json_request, screenshot, served
 from tests.web.room_tables import MOVES, NAMES
 
 pytestmark = pytest.mark.browser
 
 FULL_HD = {"width": 1920, "height": 1080}
 HD = {"width": 1280, "height": 720}
-#: Failure guard for what must appear (ms); nothing here asserts a duration.
-WAIT_MS = 15000
 #: Smallest type of a player's name or the status line, in CSS px at 1920x1080: about 11 mm
 #: capitals on a 55-inch screen, what the eye reads at 4 m with room to spare.
 READABLE_PX = 28
