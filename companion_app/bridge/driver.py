@@ -194,7 +194,7 @@ class Bridge(LinkEvents):
             log.info("no box to check")
             return
         self._report(connected=False, port=path)
-        run_page_check(self._app_url, path, number)
+        run_page_check(self._app_url, path, number, stopping=self._stop.is_set)
 
     # ----- link events (reader thread, under the link's lock: never block here) -----------
 

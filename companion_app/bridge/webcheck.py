@@ -5,6 +5,7 @@ view, closes its session and runs `BoxCheck` (bridge/check.py) on the port with 
 `PageBuilder`: each question goes to the app (`PUT /api/device/check`) and the answer comes
 back by long poll (`GET /api/device/check?wait=`). The page stopping the check, or leaving a
 question unanswered for ANSWER_S, ends it; the bridge then takes the box back for the table.
+The bridge stopping ends it too, within one long poll (its stop waits for the check's thread).
 """
 
 import logging
@@ -25,10 +26,11 @@ class PageBuilder(Builder):
 
     press_timeout_s = 60.0  # the builder reads the question, walks to the box, presses
 
-    def __init__(self, client, number, clock=time.monotonic):
+    def __init__(self, client, number, clock=time.monotonic, stopping=lambda: False):
         self.client = client
         self.number = number
         self.clock = clock
+        self.stopping = stopping  # True once the bridge stops: no answer is waited for then
         self.etag = None
 
     def start(self):
@@ -60,6 +62,8 @@ class PageBuilder(Builder):
                 return bool(answer["yes"])
             if state.get("state") != "running":
                 raise CheckStopped("the check was stopped on the box page")
+            if self.stopping():
+                raise CheckStopped("the bridge is stopping")
             state = self._get(wait=True)
         raise CheckStopped(f"no answer on the box page for {ANSWER_S:.0f} s")
 
@@ -87,10 +91,11 @@ class PageBuilder(Builder):
         return state
 
 
-def run_page_check(base_url, path, number):
-    """Check the box on `path` for the page's check `number` (the port must be free)."""
+def run_page_check(base_url, path, number, stopping=lambda: False):
+    """Check the box on `path` for the page's check `number` (the port must be free); it ends
+    early once `stopping()` says the bridge stops."""
     client = AppClient(base_url)
-    builder = PageBuilder(client, number)
+    builder = PageBuilder(client, number, stopping=stopping)
     try:
         builder.start()
         report = BoxCheck(path, builder).run()
