@@ -55,7 +55,14 @@ def test_a_builder_checks_the_box_on_the_box_page_in_czech(live, box):
         errors = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(f"{live.url}/tables/{game.id}/box")
+        before = live.ok("GET", "/api/device/check")["number"]
         page.click("[data-testid=box-check-start]")
+        # The click returns before the page's request reaches the app: until the check is asked
+        # for, the app's idle state would read as a check already over (and the bridge then
+        # waited 300 s for answers nobody gave; the run ended 20 s later without a report).
+        assert wait_until(
+            lambda: live.ok("GET", "/api/device/check")["number"] > before, STEP_MS / 1000
+        )
         answered, shot = None, False
         while True:
             state = wait_until(lambda seen=answered: next_step(live, seen), STEP_MS / 1000)
