@@ -14,14 +14,18 @@ class Led:
 
 
 class UnansweredApp:
-    """The app with a question on the page that nobody answers: every poll comes back empty."""
+    """The app with a question on the page that nobody answers: every poll comes back empty;
+    `stop_at` polls in, the bridge starts stopping (`stopping` turns true)."""
 
-    def __init__(self):
+    def __init__(self, stop_at=None):
         self.polls = 0
+        self.stop_at = stop_at
+        self.stopping = False
 
     def request(self, method, path, body=None, timeout=None):
         """PUT puts the question; a GET is a long poll that ends with no answer."""
         if method == "GET":
+            self.stopping = self.stopping or self.polls == self.stop_at
             self.polls += 1
         state = {"number": 1, "state": "running", "question": {"id": 7}, "answer": None}
         return 200, {**state, "etag": f"check:1:{self.polls}"}
@@ -30,16 +34,8 @@ class UnansweredApp:
 def test_a_stopping_bridge_ends_an_unanswered_question_within_one_poll():
     """Stopping the bridge (Ctrl-C, a test's teardown) no longer waits out ANSWER_S (300 s) for
     an answer nobody gives: the check ends at the next poll."""
-    app, stopping = UnansweredApp(), []
-    builder = PageBuilder(app, 1, stopping=lambda: bool(stopping))
-    app_request = app.request
-
-    def request(method, path, body=None, timeout=None):
-        if method == "GET" and app.polls == 2:
-            stopping.append(True)  # the bridge stops while the question waits
-        return app_request(method, path, body, timeout)
-
-    app.request = request
+    app = UnansweredApp(stop_at=2)  # the bridge stops while the question waits
+    builder = PageBuilder(app, 1, stopping=lambda: app.stopping)
     with pytest.raises(CheckStopped, match="the bridge is stopping"):
         builder.sees(Led(), "red")
     assert app.polls == 3
