@@ -275,3 +275,14 @@ def test_every_table_of_an_upgraded_database_counts(tmp_path, ranked):
     create_app(settings, instance_path=str(tmp_path))  # a later start changes nothing
     with upgraded.app_context():
         assert counted.how_counted(db.get_db(), newer) is None
+
+
+def test_the_new_table_form_decides_too(app, client):
+    """A table from the tablet's form counts from this computer, not from a stranger's phone."""
+    ids = []
+    for who in (client, device(app, STRANGER)):
+        made = who.post("/tables/new/razzia", data={"player": ["Petr", "Eva", "Jan"]})
+        assert made.status_code == 303, made.get_data(as_text=True)
+        ids.append(made.headers["Location"].rsplit("/", 1)[-1])
+    with app.app_context():
+        assert [counted.how_counted(db.get_db(), table) for table in ids] == ["host", None]
