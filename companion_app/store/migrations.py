@@ -202,14 +202,15 @@ def has_tables(conn: sqlite3.Connection) -> bool:
 
 def statements(sql: str) -> Iterator[str]:
     """The complete statements of a script, one by one (executescript would COMMIT first)."""
-    pending = ""
-    for line in sql.splitlines(keepends=True):
-        pending += line
-        if sqlite3.complete_statement(pending):
-            yield pending.strip()
-            pending = ""
-    if pending.strip() and not pending.strip().startswith("--"):
-        raise ValueError(f"an unfinished SQL statement: {pending.strip()!r}")
+    start = 0
+    for end, char in enumerate(sql):
+        # A semicolon ends a statement unless it sits inside a string or a comment.
+        if char == ";" and sqlite3.complete_statement(sql[start : end + 1]):
+            yield sql[start : end + 1].strip()
+            start = end + 1
+    rest = sql[start:]
+    if any(line.strip() and not line.strip().startswith("--") for line in rest.splitlines()):
+        raise ValueError(f"an unfinished SQL statement: {rest.strip()!r}")
 
 
 def backup_path(path: str, version: int) -> str:
