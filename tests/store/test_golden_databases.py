@@ -73,6 +73,24 @@ def test_it_migrates_to_the_latest_version_and_keeps_the_old_file(golden):
     )
 
 
+def schema(path: Path) -> list[list]:
+    """Every table's and index's name and SQL (spaces normalised) in the file at `path`."""
+    found = rows_of(path, "SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY 1")
+    return [[name, " ".join(sql.split())] for name, sql in found]
+
+
+def test_it_ends_in_the_shape_of_a_fresh_database_and_takes_new_tables(golden, tmp_path_factory):
+    app, _, folder = golden
+    fresh = tmp_path_factory.mktemp("fresh")
+    create_app({"TESTING": True, "SECRET_KEY": "test"}, instance_path=str(fresh))
+    assert schema(folder / DATABASE) == schema(fresh / DATABASE)
+    created = app.test_client().post(
+        "/api/tables", json={"game": "razzia", "players": ["Ann", "Bob", "Cid"]}
+    )
+    assert created.status_code == 201, created.json
+    assert rows(app, f"SELECT COUNT(*) FROM seats WHERE table_id = '{created.json['id']}'") == [[3]]
+
+
 def rows_of(path: Path, sql: str) -> list[list]:
     """The rows of a query on the SQLite file at `path`."""
     conn = sqlite3.connect(path)
