@@ -228,8 +228,11 @@ def keep_copy(conn: sqlite3.Connection, path: str, version: int) -> str:
     copy = sqlite3.connect(target)
     try:
         conn.backup(copy)
-    finally:
+    except BaseException:
         copy.close()
+        os.remove(target)  # half a copy is no copy; the migration does not start without one
+        raise
+    copy.close()
     return target
 
 

@@ -215,3 +215,32 @@ def test_statements_are_split_where_sqlite_ends_them():
     ]
     with pytest.raises(ValueError, match="unfinished"):
         list(migrations.statements("CREATE TABLE a (b"))
+
+
+def test_no_migration_runs_when_the_copy_cannot_be_made(tmp_path, monkeypatch):
+    path = tmp_path / "old.sqlite"
+    version_one_file(path)
+
+    def full_disk(_conn, _path, _version):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(migrations, "keep_copy", full_disk)
+    with pytest.raises(OSError, match="No space"):
+        db.init_schema(str(path))
+    assert version_of(path) == 1
+    assert names_in(path) == {"tables", "log", "tables_by_activity"}
+
+
+class BrokenSource:
+    """A connection whose backup starts writing the copy and then fails."""
+
+    def backup(self, copy: sqlite3.Connection) -> None:
+        copy.execute("CREATE TABLE started (a)")
+        raise sqlite3.OperationalError("disk I/O error")
+
+
+def test_half_a_copy_is_removed(tmp_path):
+    path = tmp_path / "old.sqlite"
+    with pytest.raises(sqlite3.OperationalError, match="disk I/O"):
+        migrations.keep_copy(BrokenSource(), str(path), LATEST)
+    assert not list(tmp_path.glob("*.before-v*"))
