@@ -244,3 +244,16 @@ def test_half_a_copy_is_removed(tmp_path):
     with pytest.raises(sqlite3.OperationalError, match="disk I/O"):
         migrations.keep_copy(BrokenSource(), str(path), LATEST)
     assert not list(tmp_path.glob("*.before-v*"))
+
+
+def test_a_migration_another_process_already_ran_is_not_run_again(tmp_path):
+    path = tmp_path / "old.sqlite"
+    version_one_file(path)
+    first, second = open_db(path), open_db(path)
+    stale = migrations.user_version(second)  # read before the other process migrated
+    migrations.migrate(first, str(path))
+    assert stale == 1
+    assert [migrations.apply(second, each) for each in MIGRATIONS[1:]] == [False] * (LATEST - 1)
+    assert migrations.user_version(second) == LATEST
+    first.close()
+    second.close()
