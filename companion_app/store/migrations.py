@@ -271,4 +271,7 @@ def migrate(
     for migration in migrations:
         if migration.version > found:
             apply(conn, migration)
+    reached = user_version(conn)
+    if reached > latest:  # a newer companion migrated it while this one was starting
+        raise SchemaTooNew(path, reached, latest)
     return kept
