@@ -3,8 +3,8 @@
 Each fixture in tests/fixtures/golden/ was written by an earlier commit's own app
 (make_golden.py, README.md there); its .expected.json holds what that app reported. Today's
 app migrates the file and must report the same tables, people, evenings, seasons, placings and
-verification codes, replay every table to its stored state (the known exceptions named below) and go on with
-every game in play.
+verification codes, replay every table to its stored state (the known exceptions are named
+below) and go on with every game in play.
 """
 
 import gzip
