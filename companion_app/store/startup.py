@@ -98,7 +98,7 @@ def explain(error: BaseException, instance: str, database: str) -> str:
         code = getattr(error, "sqlite_errorcode", 0) & 0xFF
         if code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
             return _damaged(database, instance, str(error))
-        kind = faults.classify(error, instance)
+        kind = faults.classify(error, os.path.dirname(database))
         if kind == faults.READONLY:
             return _read_only(database)
         if kind == faults.FULL:

@@ -6,63 +6,21 @@ byte by a file the test deletes again, or remounted read-only.
 
 import errno
 import logging
-import os
 import sqlite3
-import subprocess
-from contextlib import contextmanager
 from pathlib import Path
-
-import pytest
 
 from companion_app import create_app
 from companion_app.store import db, faults, get_store
+from tests.disks import fill, mount, small_disk
 from tests.web import game_script as g
 from tests.web.conftest import Pages
 from tests.web.test_moves import error_in
 from tests.web.test_pages import table_id, text
 
-#: The tmpfs under the instance: the schema and a game's log fit many times over.
-DISK_SIZE = "4m"
-FILL_CHUNK = 1 << 20
 FULL = "The companion could not save: the disk is full; nothing was changed."
 READ_ONLY = "The companion could not save: the disk is read-only; nothing was changed."
 FULL_CS = "Aplikace nemohla uložit: disk je plný; nic se nezměnilo."
 FAULT_LOGGER = "companion_app.store.faults"
-
-
-def _mount(*args: str) -> None:
-    """Run mount(8) with `args`; the test fails with its words if it refuses."""
-    done = subprocess.run(["mount", *args], capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr
-
-
-@contextmanager
-def small_disk(folder: Path):
-    """A DISK_SIZE tmpfs mounted on `folder` for the block's duration."""
-    if os.geteuid() != 0:
-        pytest.skip("mounting a small tmpfs needs root (CI runs the tests as root)")
-    folder.mkdir()
-    _mount("-t", "tmpfs", "-o", f"size={DISK_SIZE},mode=0700", "tmpfs", str(folder))
-    try:
-        yield folder
-    finally:
-        subprocess.run(["mount", "-o", "remount,rw", str(folder)], check=False)
-        subprocess.run(["umount", "--lazy", str(folder)], check=False)
-
-
-def fill(folder: Path) -> Path:
-    """Write a file into `folder` until the disk has no byte left; the file, to delete later."""
-    filler = folder / "filler"
-    fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o600)
-    chunk = b"\0" * FILL_CHUNK
-    try:
-        while True:
-            os.write(fd, chunk)  # a short write fills the last pages; the next one refuses
-    except OSError as error:
-        assert error.errno == errno.ENOSPC, error
-    finally:
-        os.close(fd)
-    return filler
 
 
 class Clock:
@@ -170,7 +128,7 @@ def test_a_read_only_disk_refuses_moves_and_the_next_one_goes_through_once_writa
         pages.play(url, g.ROUND_1[:2])
         acknowledged = stored(app, url)
         _let_go_of_the_disk(app, instance)
-        _mount("-o", "remount,ro", str(instance))
+        mount("-o", "remount,ro", str(instance))
 
         response = pages.post(url, g.as_form(g.ROUND_1[2]))
         assert response.headers["Location"] == f"{url}#draw"
@@ -183,7 +141,7 @@ def test_a_read_only_disk_refuses_moves_and_the_next_one_goes_through_once_writa
         assert len(lines) == 1 and "the disk is read-only" in lines[0].getMessage()
         assert all(record.exc_info is None for record in caplog.records)
 
-        _mount("-o", "remount,rw", str(instance))
+        mount("-o", "remount,rw", str(instance))
         response = pages.post(url, g.as_form(g.ROUND_1[2]))
         assert response.headers["Location"] == url
         assert stored(app, url)[0] == acknowledged[0] + 1
@@ -236,7 +194,7 @@ def test_a_failing_write_is_named_after_the_disk_it_met(tmp_path):
         filler = fill(folder)
         assert faults.classify(failing, str(folder)) == faults.FULL
         filler.unlink()
-        _mount("-o", "remount,ro", str(folder))
+        mount("-o", "remount,ro", str(folder))
         assert faults.classify(failing, str(folder)) == faults.READONLY
 
 
