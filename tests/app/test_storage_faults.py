@@ -65,6 +65,16 @@ def assert_reads_work(client, url: str) -> None:
         assert client.get(path).status_code == 200, path
 
 
+def assert_new_tables_refused(client, sentence: str) -> None:
+    """A new table's form keeps the names typed and says why under them (503); the API 503s."""
+    response = client.post("/tables/new/razzia", data={"player": ["Eva", "Filip", "Gita"]})
+    page = text(response)
+    assert response.status_code == 503 and error_in(page, "players") == sentence
+    assert 'value="Filip"' in page
+    response = client.post("/api/tables", json={"game": "razzia", "players": ["Eva", "Filip"]})
+    assert response.status_code == 503 and response.get_json()["error"]
+
+
 def test_a_full_disk_refuses_moves_in_a_sentence_and_loses_nothing(tmp_path, caplog):
     """Disk full: the form says so at its control, the API answers 503, one log line per 10 s,
     reads go on; space freed, the next move goes through; all of it there after a restart."""
@@ -88,6 +98,7 @@ def test_a_full_disk_refuses_moves_in_a_sentence_and_loses_nothing(tmp_path, cap
         client.post("/lang", data={"lang": "cs", "next": "/"})
         pages.post(url, g.as_form(g.ROUND_1[2]))
         assert error_in(text(client.get(url)), "draw") == FULL_CS
+        assert_new_tables_refused(client, FULL_CS)
         assert stored(app, url) == acknowledged
         assert_reads_work(client, url)
 
@@ -98,7 +109,8 @@ def test_a_full_disk_refuses_moves_in_a_sentence_and_loses_nothing(tmp_path, cap
         clock.now += 2
         assert api_move(client, url, g.ROUND_1[2], acknowledged[0])[0] == 503
         lines = fault_lines(caplog)
-        assert len(lines) == 2 and "(2 more since the last line)" in lines[1].getMessage()
+        # the refusals between (API, Czech form, new-table form and API) counted in the next line
+        assert len(lines) == 2 and "(4 more since the last line)" in lines[1].getMessage()
 
         filler.unlink()
         response = pages.post(url, g.as_form(g.ROUND_1[2]))
