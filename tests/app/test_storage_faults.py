@@ -220,3 +220,22 @@ def test_the_fault_log_writes_a_line_per_kind_per_interval():
     assert fault_log.report(faults.READONLY, error, "here")
     clock.now += faults.LOG_EVERY_S
     assert fault_log.report(faults.FULL, error, "here")
+
+
+def test_a_full_disk_met_outside_the_store_is_a_503_without_a_traceback(app, client, caplog):
+    """ENOSPC from any file of the instance folder: the sentence, 503 (JSON and page), a log
+    line without a traceback."""
+
+    def write_a_file():
+        raise OSError(errno.ENOSPC, "No space left on device", "/instance/somefile")
+
+    app.add_url_rule("/api/writes-a-file", view_func=write_a_file)
+    app.add_url_rule("/writes-a-file", view_func=write_a_file)
+    caplog.set_level(logging.INFO)
+    response = client.get("/api/writes-a-file")
+    assert (response.status_code, response.get_json()) == (503, {"error": FULL})
+    response = client.get("/writes-a-file")
+    assert response.status_code == 503 and FULL in text(response)
+    lines = fault_lines(caplog)
+    assert len(lines) == 1 and "GET /api/writes-a-file" in lines[0].getMessage()
+    assert all(record.exc_info is None for record in caplog.records)
