@@ -141,7 +141,7 @@ def handle_unexpected(error: Exception) -> Response:
     """
     kind = faults.classify(error, current_app.instance_path)
     if kind is not None:
-        faults.report(kind, error, f"{request.method} {request.path[:80]}")
+        faults.report(kind, error)
         return handle_storage_fault(faults.StorageFault(kind))
     current_app.logger.error(
         "Unhandled error on %s %s", request.method, request.path, exc_info=error

@@ -268,7 +268,7 @@ def _after_fault(conn: sqlite3.Connection, kind: str, error: BaseException) -> N
         sound = kind == faults.FULL
     except sqlite3.Error:
         sound = False
-    faults.report(kind, error, "a write transaction")
+    faults.report(kind, error)
     if not sound and has_app_context() and _THREADS_KEY in current_app.extensions:
         if getattr(current_app.extensions[_THREADS_KEY], "conn", None) is conn:
             close_connection()

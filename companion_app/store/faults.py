@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from flask import current_app, has_app_context
+from flask import current_app, has_app_context, has_request_context, request
 
 from companion_app.store.model import StoreError
 from scoring.errors import N_
@@ -92,8 +92,9 @@ class FaultLog:
         self._last: dict[str, float] = {}
         self._quiet: dict[str, int] = {}
 
-    def report(self, kind: str, error: BaseException, where: str) -> bool:
-        """Log the fault unless its kind was logged within LOG_EVERY_S; True if it was."""
+    def report(self, kind: str, error: BaseException, what: str) -> bool:
+        """Log that `what` was refused, unless this kind was logged within LOG_EVERY_S; True
+        if it was logged."""
         now = self._clock()
         with self._lock:
             last = self._last.get(kind)
@@ -103,18 +104,20 @@ class FaultLog:
             self._last[kind] = now
             quiet = self._quiet.pop(kind, 0)
         more = f" ({quiet} more since the last line)" if quiet else ""
-        log.error("Could not save, the disk is %s: %s, at %s%s.", kind, error, where, more)
+        log.error("Could not save, the disk is %s (%s): %s refused%s.", kind, error, what, more)
         return True
 
 
-def report(kind: str, error: BaseException, where: str) -> None:
-    """Log a fault through the current app's FaultLog (unthrottled outside an app)."""
+def report(kind: str, error: BaseException) -> None:
+    """Log a fault, and the request it refused, through the app's FaultLog (every one outside
+    an app)."""
+    what = f"{request.method} {request.path[:80]}" if has_request_context() else "a write"
     if not has_app_context():
-        FaultLog().report(kind, error, where)
+        FaultLog().report(kind, error, what)
         return
     extensions = current_app.extensions
     fault_log = extensions.get(_EXTENSION)
     if fault_log is None:
         clock = current_app.config.get(CLOCK_KEY) or time.monotonic
         fault_log = extensions.setdefault(_EXTENSION, FaultLog(clock))
-    fault_log.report(kind, error, where)
+    fault_log.report(kind, error, what)

@@ -99,18 +99,21 @@ def test_a_full_disk_refuses_moves_in_a_sentence_and_loses_nothing(tmp_path, cap
         pages.post(url, g.as_form(g.ROUND_1[2]))
         assert error_in(text(client.get(url)), "draw") == FULL_CS
         assert_new_tables_refused(client, FULL_CS)
+        client.post(f"{url}/undo", data={"version": acknowledged[0]})
+        assert error_in(text(client.get(f"{url}/history")), "undo") == FULL_CS
         assert stored(app, url) == acknowledged
         assert_reads_work(client, url)
 
         lines = fault_lines(caplog)
         assert len(lines) == 1 and "the disk is full" in lines[0].getMessage()
+        assert f"POST {url}/moves refused." in lines[0].getMessage()
         assert all(record.exc_info is None for record in caplog.records)
         assert not [record for record in caplog.records if "Unhandled" in record.getMessage()]
         clock.now += 2
         assert api_move(client, url, g.ROUND_1[2], acknowledged[0])[0] == 503
         lines = fault_lines(caplog)
-        # the refusals between (API, Czech form, new-table form and API) counted in the next line
-        assert len(lines) == 2 and "(4 more since the last line)" in lines[1].getMessage()
+        # the refusals between (API, Czech form, new-table form and API, undo) counted
+        assert len(lines) == 2 and "(5 more since the last line)" in lines[1].getMessage()
 
         filler.unlink()
         response = pages.post(url, g.as_form(g.ROUND_1[2]))
