@@ -121,7 +121,7 @@ def open_app(instance: str | None, *, create: bool):
     import sqlite3
 
     from companion_app import create_app
-    from companion_app.store import startup
+    from companion_app.store import faults, startup
 
     folder = os.path.abspath(instance) if instance else startup.default_instance()
     startup.check_instance(folder, create=create)
@@ -129,7 +129,7 @@ def open_app(instance: str | None, *, create: bool):
     startup.check_database(database, folder)
     try:
         return create_app(instance_path=folder)
-    except (OSError, sqlite3.Error, RuntimeError) as error:
+    except (OSError, sqlite3.Error, RuntimeError, faults.StorageFault) as error:
         raise startup.CannotOpen(startup.explain(error, folder, database)) from error
 
 

@@ -94,15 +94,15 @@ def _check_sqlite(database: str, instance: str) -> None:
 
 def explain(error: BaseException, instance: str, database: str) -> str:
     """A sentence for what opening the folder or database raised."""
+    if isinstance(error, faults.StorageFault):  # a write of the first start (club_sync)
+        return _storage_sentence(error.kind, database)
     if isinstance(error, sqlite3.Error):
         code = getattr(error, "sqlite_errorcode", 0) & 0xFF
         if code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
             return _damaged(database, instance, str(error))
         kind = faults.classify(error, os.path.dirname(database))
-        if kind == faults.READONLY:
-            return _read_only(database)
-        if kind == faults.FULL:
-            return _full(database)
+        if kind in (faults.READONLY, faults.FULL):
+            return _storage_sentence(kind, database)
         return f"Cannot open the database {database}: {error}."
     if isinstance(error, OSError):
         return _os_sentence(error, error.filename or instance)
@@ -129,6 +129,15 @@ def _damaged(database: str, instance: str, finding: str) -> str:
         return sentence + f" There is no backup in {os.path.join(instance, BACKUPS_FOLDER)}."
     restore = shlex.join(["companion", "restore", "--instance", instance, backup])
     return f"{sentence} The newest backup is {backup}. Restore it with: {restore}"
+
+
+def _storage_sentence(kind: str, database: str) -> str:
+    """The sentence for a database on a read-only, full or failing disk."""
+    if kind == faults.READONLY:
+        return _read_only(database)
+    if kind == faults.FULL:
+        return _full(database)
+    return f"The disk holding {database} reported an error writing it: check the disk."
 
 
 def _read_only(path: str) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from companion_app.cli import EXIT_CANNOT_SERVE
-from tests.disks import mount, small_disk
+from tests.disks import fill, mount, small_disk
 
 #: Seconds a child may take: it stops at its first check, long before serving.
 CHILD_S = 120
@@ -128,6 +128,15 @@ def test_a_read_only_folder_is_refused(tmp_path):
         read_only(disk)
         refused(serve(instance), f"{instance} is read-only")
         refused(serve(disk / "new"), f"{disk / 'new'} is read-only")
+
+
+def test_a_full_disk_is_refused_at_the_start(tmp_path):
+    """No byte left on the instance's disk: the database named, free some space."""
+    with small_disk(tmp_path / "disk") as disk:
+        instance = used_instance(disk / "instance")
+        fill(disk)
+        refused(serve(instance), f"The disk holding {instance / DATABASE} is full")
+        refused(serve(disk / "new"), "is full")
 
 
 def test_a_database_on_a_read_only_disk_is_refused(tmp_path):
