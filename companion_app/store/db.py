@@ -13,7 +13,9 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from flask import Flask, current_app, g
+from flask import Flask, current_app, g, has_app_context
+
+from companion_app.store import faults
 
 from companion_app.store import migrations
 from companion_app.store.migrations import SchemaTooNew
@@ -35,6 +37,8 @@ BUSY_TIMEOUT_S = 10.0
 #: The schema version this code writes: the last numbered migration (store/migrations.py).
 SCHEMA_VERSION = migrations.latest_version()
 _G_KEY = "companion_db"
+#: Set on `g` when this request's connection met a read-only or failing disk: closed at teardown.
+_DISCARDED_KEY = "companion_db_discarded"
 _THREADS_KEY = "companion_db_threads"
 
 
@@ -66,34 +70,101 @@ def init_schema(path: str) -> str | None:
 
 
 def get_db() -> sqlite3.Connection:
-    """This thread's connection to the app's database, opened on first use."""
+    """This thread's connection to the app's database, opened on first use.
+
+    One opened while the database could not be written (SQLite then opens it read-only, and
+    it stays so) is replaced once the database can be written again.
+    """
     conn = g.get(_G_KEY)
     if conn is None:
         per_thread = current_app.extensions[_THREADS_KEY]
         conn = getattr(per_thread, "conn", None)
+        path = database_path(current_app)
+        if conn is not None and per_thread.read_only and os.access(path, os.W_OK):
+            conn.close()
+            conn = None
         if conn is None:
-            conn = per_thread.conn = connect(database_path(current_app))
+            conn = per_thread.conn = connect(path)
+            per_thread.read_only = not os.access(path, os.W_OK)
         setattr(g, _G_KEY, conn)
     return conn
 
 
 def release_db(_exc: BaseException | None = None) -> None:
-    """End of an app context: roll back anything left open; the thread keeps the connection."""
+    """End of an app context: roll back anything left open; the thread keeps the connection
+    unless it met a read-only or failing disk (then it is closed here)."""
     conn = g.pop(_G_KEY, None)
-    if conn is not None and conn.in_transaction:
+    if conn is None:
+        return
+    if g.pop(_DISCARDED_KEY, False):
+        conn.close()
+    elif conn.in_transaction:
+        conn.execute("ROLLBACK")
+
+
+def close_connection() -> None:
+    """Stop using this thread's connection: the next get_db opens a fresh one.
+
+    A connection SQLite opened while the disk was read-only stays read-only after the disk
+    comes back; one that met a failing disk may hold a broken file. The request still using
+    it keeps it until its teardown closes it.
+    """
+    per_thread = current_app.extensions[_THREADS_KEY]
+    conn = getattr(per_thread, "conn", None)
+    per_thread.conn = None
+    if conn is None:
+        return
+    if g.get(_G_KEY) is conn:
+        setattr(g, _DISCARDED_KEY, True)
+    else:
+        conn.close()
+
+
+def _roll_back(conn: sqlite3.Connection) -> None:
+    """ROLLBACK if a transaction is still open (SQLite ends it on its own after some faults)."""
+    if conn.in_transaction:
         conn.execute("ROLLBACK")
 
 
 @contextmanager
 def write_transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    """BEGIN IMMEDIATE ... COMMIT, so writers serialize; roll back on any exception."""
-    conn.execute("BEGIN IMMEDIATE")
+    """BEGIN IMMEDIATE ... COMMIT, so writers serialize; roll back on any exception.
+
+    A full, read-only or failing disk comes out as faults.StorageFault, logged (a line per
+    kind per faults.LOG_EVERY_S), after the rollback: nothing of the transaction was kept.
+    """
     try:
-        yield conn
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            _roll_back(conn)
+            raise
+        conn.execute("COMMIT")
+    except (sqlite3.Error, OSError) as error:
+        folder = current_app.instance_path if has_app_context() else None
+        kind = faults.classify(error, folder)
+        if kind is None:
+            raise
+        _after_fault(conn, kind, error)
+        raise faults.StorageFault(kind) from error
+
+
+def _after_fault(conn: sqlite3.Connection, kind: str, error: BaseException) -> None:
+    """Roll back what is left, log the fault, and give up a connection the disk may have broken.
+
+    After a full disk the connection is sound (the next move after space frees goes through on
+    it); after a read-only or failing one, or a rollback the disk refused, it is replaced.
+    """
+    try:
+        _roll_back(conn)
+        sound = kind == faults.FULL
+    except sqlite3.Error:
+        sound = False
+    faults.report(kind, error)
+    if not sound and has_app_context() and _THREADS_KEY in current_app.extensions:
+        if getattr(current_app.extensions[_THREADS_KEY], "conn", None) is conn:
+            close_connection()
 
 
 def init_app(app: Flask) -> None:
