@@ -15,9 +15,7 @@ from contextlib import contextmanager
 
 from flask import Flask, current_app, g, has_app_context
 
-from companion_app.store import faults
-
-from companion_app.store import migrations
+from companion_app.store import faults, migrations
 from companion_app.store.migrations import SchemaTooNew
 
 __all__ = [
