@@ -91,6 +91,8 @@ _ABOVE = 230  # canonical combining class of the marks drawn above a letter
 #: character, one changes 15,250 of them and a second 68 (% gives o/0, whose 0 has the
 #: prototype O again), so the fourth round only confirms.
 _ROUNDS = 4
+#: Longest text whose comparison keys are remembered (a name decomposed, with some margin).
+_CACHED_LENGTH = 160
 #: Noncharacters: U+FDD0..U+FDEF and the last two code points of every plane.
 _NONCHARACTER_BLOCK = range(0xFDD0, 0xFDF0)
 _PLANE_END = 0xFFFE
@@ -218,10 +220,19 @@ def _look(text: str) -> str:
     return _single_spaces(skeleton(text).translate(_UNDERLINES))
 
 
-@lru_cache(maxsize=4096)  # the roster compares every spelling it has on each new table
 def same_name_key(name: str) -> str:
     """The comparison by letters (sorting and search use it too): case folded, the skeleton
     (UTS #39), case folded again; small capitals as capitals, no dot above on i or j."""
+    return _by_letters_cached(name) if len(name) <= _CACHED_LENGTH else _by_letters(name)
+
+
+def look_key(name: str) -> str:
+    """The comparison by look: the skeleton (UTS #39) of the name as typed, capitals kept."""
+    return _by_look_cached(name) if len(name) <= _CACHED_LENGTH else _by_look(name)
+
+
+def _by_letters(name: str) -> str:
+    """same_name_key, computed: folding and the skeleton until they change nothing."""
     key = _fold(_prepared(name))
     for _ in range(_ROUNDS):
         again = _fold(_undotted(_look(key)))
@@ -231,10 +242,15 @@ def same_name_key(name: str) -> str:
     return key
 
 
-@lru_cache(maxsize=4096)
-def look_key(name: str) -> str:
-    """The comparison by look: the skeleton (UTS #39) of the name as typed, capitals kept."""
+def _by_look(name: str) -> str:
+    """look_key, computed."""
     return _look(_prepared(name))
+
+
+# The roster compares every spelling it has on each new table; only name-sized text is kept,
+# so a search for a long text cannot fill the memory.
+_by_letters_cached = lru_cache(maxsize=4096)(_by_letters)
+_by_look_cached = lru_cache(maxsize=4096)(_by_look)
 
 
 def same_name(first: str, second: str) -> bool:
