@@ -26,17 +26,19 @@ Standard #39 (section 4, `scoring/confusables.py`), which ignores underlines (U+
   capital counted as its capital (ɴ as N) and the dot above dropped where it sits on i or j,
   which show their own dot (İ folds to i + U+0307): "Ann", "ann", "ANN", "Aɴɴ", Cherokee
   "Ꭺnn", Cyrillic "Аnn", "A̲nn"; "Oto" and "0to" (0 looks like O, so like o); "Ivan" and
-  "İvan". Folding after the skeleton as well as before is what makes capitals that the
-  table maps to a capital prototype (0 to O, Ꭺ to A) compare as small letters;
+  "İvan". Folding after the skeleton as well as before is what makes the characters whose
+  prototype is a capital (digit 0 is O, Cherokee Ꭺ is A) compare as small letters;
 - by look (`look_key`): the skeleton of the name as typed, capitals as they are, as the
   standard defines it: "Ilse" and "1lse" (capital I, digit one and small l all look like
-  l), Cyrillic "Оӏе" and "Ole".
+  l), Cyrillic "Оӏе" and "Ole", all-capital Cyrillic "КАТЕ" and "KATE" (though not "Kate":
+  the two comparisons are not chained, see below).
 
 A single key cannot do both: "ilse" is "Ilse" by letters and "Ilse" is "1lse" by look, but
 "ilse" and "1lse" look different (the dot), and folding i and l together would make "Lia"
-and "Ila" one name. The skeleton keeps every Czech accent apart ("Zdeněk" and "Zdenek",
-"Lída" and "Lida", "Cyril" and "Cýril" are different names); "Ann" and "Anna", "Jan" and
-"Jana", "Eva" and "Ewa" stay different.
+and "Ila" one name; chaining the two (folding case after the skeleton as typed) would make
+"Iva" and "Lva" one, since capital I's prototype is small l. The skeleton keeps every Czech
+accent apart ("Zdeněk" and "Zdenek", "Lída" and "Lida", "Cyril" and "Cýril" are different
+names); "Ann" and "Anna", "Jan" and "Jana", "Eva" and "Ewa" stay different.
 """
 
 import re
