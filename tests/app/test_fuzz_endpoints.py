@@ -218,6 +218,7 @@ def path_values(name: str, table_ids: list[str]):
         "person_id": [1, 2, 999],
         "evening_id": [1, 999],
         "season_id": [1, 999],
+        "tablet_id": [1, 999],
     }.get(name, ["x"])
     text = st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=20)
     return st.sampled_from(known) | text
