@@ -7,6 +7,7 @@ import signal
 import sys
 from typing import TextIO
 
+from companion_app.cli import backup as backup_cli
 from companion_app.cli.device import add_commands as add_device_commands
 from companion_app.server import jsonio
 from scoring.errors import InvalidSheet
@@ -71,9 +72,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from companion_app import create_app
     from companion_app.cli import embed
     from companion_app.server import serve
+    from companion_app.store import backup_auto
 
     instance = os.path.abspath(args.instance) if args.instance else None
+    held = backup_cli.hold_instance(instance)  # noqa: F841 -- a restore refuses while held
     app = create_app(instance_path=instance)
+    backup_auto.start(app)
     chosen = embed.plan(args.device, args.simulate)
     running: list[embed.Embedded] = []
 
@@ -164,6 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
     score = commands.add_parser("score", help="score a sheet (SCORESHEETS.md) from FILE or stdin")
     score.add_argument("file", nargs="?", metavar="FILE", help="sheet JSON (default: stdin)")
     score.set_defaults(func=cmd_score)
+    backup_cli.add_commands(commands)
     device = add_device_commands(commands)
     key = device.add_parser("key", help="print the device key a bridge on another computer sends")
     key.add_argument("--instance", help="the companion's folder (database and session key)")

@@ -1,6 +1,6 @@
 """The club's pages: people, evenings, seasons and their standings (docs/club.md).
 
-Reads are open like every page; writes (rename, merge, an evening's name, moving a table to
+Reads are open like every page but the backups (the organiser's, web/backups.py); writes (rename, merge, an evening's name, moving a table to
 another evening, a season) need the organiser (server/rights.py, docs/security.md).
 """
 
@@ -12,7 +12,7 @@ from flask_babel import get_locale
 
 from companion_app.i18n import per_page
 from companion_app.server import rights
-from companion_app.web import league, people, table_evening
+from companion_app.web import backups, league, people, table_evening
 
 bp = Blueprint("club", __name__)
 
@@ -47,6 +47,7 @@ bp.add_url_rule("/people/<int:person_id>", "person", people.person)
 bp.add_url_rule("/people/<int:person_id>/rename", "rename", people.rename, methods=["POST"])
 bp.add_url_rule("/people/<int:person_id>/merge", "merge", people.merge, methods=["POST"])
 bp.add_url_rule("/club", "club", league.club)
+bp.add_url_rule("/club/backups/<name>", "backup", backups.download)
 bp.add_url_rule("/club/organiser/<key>", "organiser", league.organiser, methods=["GET", "POST"])
 bp.add_url_rule("/club/evenings/<int:evening_id>", "evening", league.evening)
 bp.add_url_rule(

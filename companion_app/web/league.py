@@ -13,7 +13,7 @@ from companion_app.results import qr
 from companion_app.server import rights
 from companion_app.store import db, get_store
 from companion_app.store import league as stored
-from companion_app.web import standings_text
+from companion_app.web import backups, standings_text
 from companion_app.web.results import PAPERS, public_url, title_of
 from scoring.league.points import BEATEN, DEFAULT_RULE, MAX_PLACES, PLACING
 from scoring.league.roster import RosterError
@@ -39,6 +39,7 @@ def club():
         "evenings": stored.evenings(conn),
         "seasons": stored.seasons(conn),
         "evening_label": evening_label,
+        "backups": backups.rows(),
     }
     if rights.is_local():
         link = public_url(url_for("club.organiser", key=rights.organiser_key()))
