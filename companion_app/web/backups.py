@@ -22,11 +22,15 @@ NEEDS_ORGANISER = N_(
 )
 #: A backup holds a whole season: never kept by a browser's or proxy's cache.
 NO_STORE = "no-store"
-_MB = 1000 * 1000
+_KB = 1000
+_MB = _KB * _KB
 
 
 def size_label(size: int) -> str:
-    """A backup's size in the page's language: 1.2 MB, 0.3 MB (1,2 MB in Czech)."""
+    """A backup's size in the page's language: 1.2 MB (1,2 MB in Czech), 350 kB below 1 MB."""
+    if size < _MB:
+        kilobytes = format_decimal(max(1, round(size / _KB)), locale=get_locale())
+        return gettext("%(size)s kB", size=kilobytes)
     megabytes = format_decimal(round(size / _MB, 1), format="#,##0.0", locale=get_locale())
     return gettext("%(size)s MB", size=megabytes)
 
