@@ -75,9 +75,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from companion_app.store import backup_auto
 
     instance = os.path.abspath(args.instance) if args.instance else None
-    held = backup_cli.hold_instance(instance)  # noqa: F841 -- a restore refuses while held
+    held = backup_cli.hold_instance(instance)  # noqa: F841 -- until we return: no restore
     app = create_app(instance_path=instance)
-    backup_auto.start(app)
     chosen = embed.plan(args.device, args.simulate)
     running: list[embed.Embedded] = []
 
@@ -95,6 +94,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(running[-1].sim.note, flush=True)
 
     _release_long_polls_on_stop(app)
+    backups = backup_auto.start(app)
     try:
         serve.run(
             app, args.host, args.port, lan=args.lan, threads=args.threads, on_bound=start_device
@@ -107,6 +107,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     finally:
         for device in running:
             device.stop()
+        backups.stop()
     return 0
 
 

@@ -9,7 +9,6 @@ import argparse
 import os
 import sys
 from datetime import datetime
-from typing import IO
 
 from flask import Flask
 
@@ -96,8 +95,8 @@ def cmd_restore(args: argparse.Namespace) -> int:
     return 0
 
 
-def hold_instance(given: str | None) -> IO[bytes]:
-    """For `companion serve`: the instance lock held shared while the returned file is open."""
+def hold_instance(given: str | None) -> instance_lock.Held:
+    """For `companion serve`: the instance lock, held shared while the result is kept."""
     return instance_lock.hold_shared(instance_folder(given))
 
 

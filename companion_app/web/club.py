@@ -2,7 +2,8 @@
 
 Reads are open like every page but the backups (the organiser's, web/backups.py); writes
 (rename, merge, an evening's name, moving a table to another evening, a season) need the
-organiser (server/rights.py, docs/security.md)."""
+organiser (server/rights.py, docs/security.md).
+"""
 
 from fractions import Fraction
 
