@@ -164,6 +164,15 @@ def test_backup_refusals_are_sentences(tmp_path, counter, capsys):
     assert status == 2 and "is the database itself" in err
 
 
+def test_backup_refused_while_a_restore_holds_the_instance(tmp_path, counter, capsys):
+    instance = tmp_path / "instance"
+    play(make_app(instance))
+    with instance_lock.exclusive(str(instance)):  # what a restore holds
+        status, out, err = run_cli(capsys, "backup", "--instance", str(instance))
+    assert (status, out) == (2, "") and "A restore is replacing the database" in err
+    assert backup.listed(str(instance)) == []
+
+
 def test_restore_after_damage(tmp_path, counter, capsys):
     """The live file truncated and garbled: the backup restored, the app opens with the tables."""
     instance = tmp_path / "instance"
