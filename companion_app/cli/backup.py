@@ -60,6 +60,8 @@ def cmd_backup(args: argparse.Namespace) -> int:
         target = backup.dated_path(folder, backup.MANUAL, datetime.now().astimezone())
     else:
         target = args.file
+    if not os.path.isfile(database_of(instance)):  # before the lock, which makes the folder
+        return _refuse(backup.NO_DATABASE.format(path=database_of(instance)))
     try:
         held = instance_lock.try_shared(instance)
     except instance_lock.InstanceBusy:

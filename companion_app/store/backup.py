@@ -23,6 +23,7 @@ NAME_PATTERN = re.compile(r"companion-\d{4}-\d{2}-\d{2}-\d{6}(-\d+)?-[a-z]+\.sql
 #: Why a backup was taken (the end of its name).
 MANUAL, START, HOURLY, EVENING = "manual", "start", "hourly", "evening"
 _PARTIAL = ".partial"
+NO_DATABASE = "There is no database at {path}: nothing to back up."
 
 
 class BackupError(Exception):
@@ -74,7 +75,7 @@ def take(database: str, target: str) -> int:
     `target` is then left as it was.
     """
     if not os.path.isfile(database):
-        raise BackupError(f"There is no database at {database}: nothing to back up.")
+        raise BackupError(NO_DATABASE.format(path=database))
     if _same_file(database, target):
         raise BackupError(f"{target} is the database itself; write the backup somewhere else.")
     partial = target + _PARTIAL

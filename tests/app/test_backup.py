@@ -152,7 +152,7 @@ def test_backup_refusals_are_sentences(tmp_path, counter, capsys):
     nothing = tmp_path / "empty"
     status, out, err = run_cli(capsys, "backup", "--instance", str(nothing))
     assert (status, out) == (2, "") and "There is no database" in err
-    assert not database(nothing).exists()  # a backup never creates one
+    assert not nothing.exists()  # a backup never creates a database, nor its folder
     instance = tmp_path / "instance"
     play(make_app(instance))
     (tmp_path / "a-file").write_text("x")
