@@ -9,6 +9,11 @@ anything else nothing but the mark. Once the game is over nothing is hidden.
 
 The page shows a marker as hidden; the room display and viewers' API reads take
 `public_view(state)` as it is (docs/game-contract.md, "Secrets").
+
+The move log would tell the same secrets (bids add up to coins, houses sold to checks won):
+each game also declares `LOG_SECRETS`, the move fields and setup keys that carry a secret or
+let one be worked out, each tied to its `Secret`; `log_view` conceals them while that secret
+is in force, so a log read while the game runs replays to nothing hidden.
 """
 
 from collections.abc import Callable
@@ -25,6 +30,8 @@ MARK = "hidden"
 PARTS = ("state", "actions", "summary", "standings")
 #: The player keys an undeclared game still shows: who plays, nothing they hold.
 UNDECLARED_SHOWN = ("name",)
+#: The move fields an undeclared game's log still shows: what happened and who did it.
+UNDECLARED_MOVE_SHOWN = ("type", "seat")
 
 
 @dataclass(frozen=True)
@@ -45,6 +52,39 @@ class Secret:
     def in_force(self, state: dict) -> bool:
         """True if this secret hides something in `state` (the game is known to run)."""
         return self.applies is None or self.applies(state)
+
+
+@dataclass(frozen=True)
+class LogSecret:
+    """Where a `Secret` shows in the move log: move fields by move type, and setup keys.
+
+    `moves` are dotted paths starting with the move type ("bid.coins", "sell.houses.*");
+    `setup` dotted paths into the table's setup ("hands"). Both are concealed while `secret`
+    is in force in the table's current state.
+    """
+
+    secret: Secret
+    moves: tuple[str, ...] = ()
+    setup: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        """Refuse a move path without a field (it would hide the whole move's type)."""
+        for path in self.moves:
+            if len(path.split(".")) < 2:
+                raise ValueError(f"{self.secret.name}: {path!r} names no field of a move.")
+
+    @property
+    def name(self) -> str:
+        """The name of the secret this log secret gives away."""
+        return self.secret.name
+
+    def in_force(self, state: dict) -> bool:
+        """True while its secret hides something in `state` (the game is known to run)."""
+        return self.secret.in_force(state)
+
+    def move_paths(self, move_type: object) -> list[list[str]]:
+        """The field paths (split) this secret conceals in a move of `move_type`."""
+        return [path.split(".")[1:] for path in self.moves if path.split(".")[0] == move_type]
 
 
 def hidden(value: object) -> dict:
@@ -155,14 +195,18 @@ def _copied(value: object) -> object:
     return value
 
 
-def _conceal(node: object, parts: list[str]) -> None:
-    """Replace what `parts` leads to under `node` by its marker (missing places are skipped)."""
+def _conceal(node: object, parts: list[str], *, keep_none: bool = False) -> None:
+    """Replace what `parts` leads to under `node` by its marker (missing places are skipped).
+
+    With `keep_none` a null stays null: in a move it says a seat had nothing to enter (a seat
+    without houses at a sale), which the table sees; in a view a null can tell (no bid limit).
+    """
     head, rest = parts[0], parts[1:]
     for key in _keys(node, head):
-        if not rest:
+        if rest:
+            _conceal(node[key], rest, keep_none=keep_none)  # type: ignore[index]
+        elif not (keep_none and node[key] is None):  # type: ignore[index]
             node[key] = hidden(node[key])  # type: ignore[index]
-        else:
-            _conceal(node[key], rest)  # type: ignore[index]
 
 
 def _keys(node: object, part: str) -> list:
@@ -172,3 +216,73 @@ def _keys(node: object, part: str) -> list:
     if isinstance(node, dict) and not is_hidden(node):
         return list(node) if part == EVERY else ([part] if part in node else [])
     return []
+
+
+def log_secrets_in_force(state: dict, *, reveal: bool = False) -> tuple[LogSecret, ...] | None:
+    """The log secrets hiding something now; () once the game is over or on `reveal`.
+
+    None for a running game that has not declared `LOG_SECRETS`: its log shows only what
+    happened and who did it (`UNDECLARED_MOVE_SHOWN`), and no setup.
+    """
+    rules = get_game(state["game"])
+    if reveal or rules.summary(state)["finished"]:
+        return ()
+    declared_log = getattr(rules, "LOG_SECRETS", None)
+    if declared_log is None:
+        return None
+    return tuple(secret for secret in declared_log if secret.in_force(state))
+
+
+def log_view(state: dict, moves: list, *, setup: dict | None = None, reveal: bool = False) -> dict:
+    """The moves (None for an undo) and setup as a log read now may show them, and `hidden`.
+
+    `state` is the table's current state: what is in force now decides, for every entry,
+    since an old bid adds up to today's coins. Markers as in `table_view`; a field that is
+    null or missing says nothing and stays as it is. Copies: the inputs are never changed.
+    """
+    secrets = log_secrets_in_force(state, reveal=reveal)
+    if secrets is None:
+        return {
+            "setup": None if setup is None else hidden(setup),
+            "moves": [_undeclared_move(move) for move in moves],
+            "hidden": ["undeclared"],
+        }
+    return {
+        "setup": None if setup is None else _concealed_setup(setup, secrets),
+        "moves": [concealed_move(move, secrets) for move in moves],
+        "hidden": list(dict.fromkeys(secret.name for secret in secrets)),
+    }
+
+
+def public_move(state: dict, move: dict | None) -> dict | None:
+    """One move as anyone may read it now (the room display's last move)."""
+    return log_view(state, [move])["moves"][0]
+
+
+def concealed_move(move: dict | None, secrets: tuple[LogSecret, ...]) -> dict | None:
+    """A copy of `move` with every field `secrets` name for its type replaced by a marker."""
+    if not isinstance(move, dict):
+        return move
+    shown = _copied(move)
+    for secret in secrets:
+        for parts in secret.move_paths(move.get("type")):
+            _conceal(shown, parts, keep_none=True)
+    return shown  # type: ignore[return-value]
+
+
+def _concealed_setup(setup: dict, secrets: tuple[LogSecret, ...]) -> dict:
+    """A copy of the setup with every key `secrets` name replaced by a marker."""
+    shown = _copied(setup)
+    for secret in secrets:
+        for path in secret.setup:
+            _conceal(shown, path.split("."), keep_none=True)
+    return shown  # type: ignore[return-value]
+
+
+def _undeclared_move(move: dict | None) -> dict | None:
+    """An undeclared game's move: its type and seat, every other field a marker."""
+    if not isinstance(move, dict):
+        return move
+    return {
+        key: value if key in UNDECLARED_MOVE_SHOWN else hidden(value) for key, value in move.items()
+    }

@@ -4,6 +4,8 @@ Views only check the shape of a request (JSON object, version an integer, move a
 players a list of names); every rule lives in `scoring`, every write in the store.
 """
 
+from dataclasses import replace
+
 from flask import Blueprint, request, url_for
 
 from companion_app.device import feed as device_feed
@@ -208,10 +210,24 @@ def restore_table(table_id: str) -> dict:
 
 @bp.get("/tables/<table_id>/history")
 def get_history(table_id: str) -> dict:
-    """Every move and undo in order; undone moves are kept and flagged."""
+    """Every move and undo in order; undone moves are kept and flagged.
+
+    A reader without edit rights gets, while the game runs, the fields that would give a
+    players' secret away as markers (scoring.secrecy.log_view), undone moves too, and
+    `hidden` naming them; with a key or from this computer all of it, `"hidden": []`.
+    """
     store = get_store()
+    table = store.get(table_id)
     entries = store.history(table_id)
-    return {"id": table_id, "version": len(entries), "history": [entry_json(e) for e in entries]}
+    moves = [entry.move for entry in entries]
+    log = secrecy.log_view(table.state, moves, reveal=rights.can_edit(table_id))
+    shown = [replace(entry, move=move) for entry, move in zip(entries, log["moves"], strict=True)]
+    return {
+        "id": table_id,
+        "version": len(entries),
+        "history": [entry_json(entry) for entry in shown],
+        "hidden": log["hidden"],
+    }
 
 
 @bp.post("/score")

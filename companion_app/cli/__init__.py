@@ -16,8 +16,11 @@ from scoring.sheets import score_sheet
 DEFAULT_PORT = 5000
 #: Exit status for a rejected sheet (SCORESHEETS.md), the same as argparse's usage errors.
 EXIT_REJECTED = 2
-#: Exit status when the server cannot start (port busy, address not available).
-EXIT_CANNOT_SERVE = 1
+#: Exit status when the server cannot start (port busy, address not available, its folder or
+#: database unusable): a sentence on stderr, like argparse's usage errors.
+EXIT_CANNOT_SERVE = 2
+#: Ports `--port` takes (0: any free port, the one chosen is printed).
+MAX_PORT = 65535
 
 
 def _emit(value: dict, stream: TextIO, indent: int | None = None) -> None:
@@ -69,14 +72,17 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serve with uvicorn (never Flask's dev server); run the box's bridge if there is a box."""
-    from companion_app import create_app
     from companion_app.cli import embed
     from companion_app.server import serve
     from companion_app.store import backup_auto
+    from companion_app.store.startup import CannotOpen
 
-    instance = os.path.abspath(args.instance) if args.instance else None
-    held = backup_cli.hold_instance(instance)  # noqa: F841 -- until we return: no restore
-    app = create_app(instance_path=instance)
+    held = backup_cli.hold_instance(args.instance)  # noqa: F841 -- until we return: no restore
+    try:
+        app = open_app(args.instance, create=True)
+    except CannotOpen as exc:
+        print(exc, file=sys.stderr)
+        return EXIT_CANNOT_SERVE
     chosen = embed.plan(args.device, args.simulate)
     running: list[embed.Embedded] = []
 
@@ -109,6 +115,51 @@ def cmd_serve(args: argparse.Namespace) -> int:
             device.stop()
         backups.stop()
     return 0
+
+
+def open_app(instance: str | None, *, create: bool):
+    """The app on `instance` (default: Flask's), after checking its folder and database.
+
+    CannotOpen, whose message names the file and what to do, when either is unusable; a
+    missing folder is made only if `create`.
+    """
+    import sqlite3
+
+    from companion_app import create_app
+    from companion_app.store import faults, startup
+
+    folder = os.path.abspath(instance) if instance else startup.default_instance()
+    startup.check_instance(folder, create=create)
+    database = startup.database_file(folder)
+    startup.check_database(database, folder)
+    try:
+        return create_app(instance_path=folder)
+    except (OSError, sqlite3.Error, RuntimeError, faults.StorageFault) as error:
+        raise startup.CannotOpen(startup.explain(error, folder, database)) from error
+
+
+def port_number(text: str) -> int:
+    """`--port`: a whole number from 0 to MAX_PORT (argparse says so and exits 2 otherwise)."""
+    try:
+        port = int(text, 10)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= MAX_PORT:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a port: give a whole number from 1 to {MAX_PORT} (0: any free port)."
+        )
+    return port
+
+
+def positive_int(text: str) -> int:
+    """A whole number of at least 1 (argparse says so and exits 2 otherwise)."""
+    try:
+        number = int(text, 10)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1.")
+    return number
 
 
 def _micropython_can_run() -> bool:
@@ -147,12 +198,16 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="serve the companion for the tablet")
     serve.add_argument("--host", default=LOOPBACK, help="listen address (default %(default)s)")
-    serve.add_argument("--port", type=int, default=DEFAULT_PORT, help="port (default %(default)s)")
+    serve.add_argument(
+        "--port", type=port_number, default=DEFAULT_PORT, help="port (default %(default)s)"
+    )
     serve.add_argument(
         "--lan", action="store_true", help="listen on every interface and print the tablet's URL"
     )
     serve.add_argument("--instance", help="folder for the database and session key")
-    serve.add_argument("--threads", type=int, default=DEFAULT_THREADS, help=argparse.SUPPRESS)
+    serve.add_argument(
+        "--threads", type=positive_int, default=DEFAULT_THREADS, help=argparse.SUPPRESS
+    )
     box = serve.add_mutually_exclusive_group()
     box.add_argument("--device", metavar="PORT", help="the table box's serial port")
     box.add_argument(
@@ -178,11 +233,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_device_key(args: argparse.Namespace) -> int:
-    """Print this companion's device key (for `companion device run --key` elsewhere)."""
-    from companion_app import create_app
-    from companion_app.server import rights
+    """Print this companion's device key (for `companion device run --key` elsewhere).
 
-    app = create_app(instance_path=os.path.abspath(args.instance) if args.instance else None)
+    Only for a folder a companion already uses: a key made up elsewhere no server accepts.
+    """
+    from companion_app.server import rights
+    from companion_app.store.startup import CannotOpen
+
+    try:
+        app = open_app(args.instance, create=False)
+    except CannotOpen as exc:
+        print(exc, file=sys.stderr)
+        return EXIT_CANNOT_SERVE
     with app.test_request_context():
         print(rights.device_key())
     return 0

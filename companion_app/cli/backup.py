@@ -10,10 +10,8 @@ import os
 import sys
 from datetime import datetime
 
-from flask import Flask
-
 from companion_app.config import Config
-from companion_app.store import backup, instance_lock, restore
+from companion_app.store import backup, instance_lock, restore, startup
 from companion_app.store.backup_check import BadBackup
 
 #: Exit status of a refused backup or restore (like a rejected sheet or a usage error).
@@ -24,14 +22,12 @@ _STEP = 1000
 
 def instance_folder(given: str | None) -> str:
     """The instance folder: `--instance`, else the one `create_app` uses by default."""
-    if given:
-        return os.path.abspath(given)
-    return Flask("companion_app", instance_relative_config=True).instance_path
+    return os.path.abspath(given) if given else startup.default_instance()
 
 
 def database_of(instance: str) -> str:
     """The database file of an instance (COMPANION_DATABASE, relative to the folder)."""
-    return os.path.join(instance, Config().DATABASE)
+    return startup.database_file(instance)
 
 
 def size_text(size: int) -> str:
@@ -97,9 +93,16 @@ def cmd_restore(args: argparse.Namespace) -> int:
     return 0
 
 
-def hold_instance(given: str | None) -> instance_lock.Held:
-    """For `companion serve`: the instance lock, held shared while the result is kept."""
-    return instance_lock.hold_shared(instance_folder(given))
+def hold_instance(given: str | None) -> instance_lock.Held | None:
+    """For `companion serve`: the instance lock, held shared while the result is kept.
+
+    None when the folder cannot hold a lock file (a file, read-only): serve's own checks
+    then say what is wrong with it, in a sentence.
+    """
+    try:
+        return instance_lock.hold_shared(instance_folder(given))
+    except OSError:
+        return None
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:

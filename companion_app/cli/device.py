@@ -26,7 +26,9 @@ def add_commands(commands):
     sub = device.add_subparsers(dest="device_command", required=True)
     run = sub.add_parser("run", help="bridge a box on a serial port to a running companion")
     run.add_argument("--port", help="serial port (default: detect the box by USB id)")
-    run.add_argument("--app", default=DEFAULT_APP, help="the companion's URL (%(default)s)")
+    run.add_argument(
+        "--app", type=app_url, default=DEFAULT_APP, help="the companion's URL (%(default)s)"
+    )
     run.add_argument("--table", help="follow this table (default: the one the app chooses)")
     run.add_argument(
         "--key",
@@ -54,6 +56,17 @@ def add_commands(commands):
     deploy.add_argument("--port", help="serial port (default: detect the box by USB id)")
     deploy.set_defaults(func=cmd_deploy)
     return sub
+
+
+def app_url(text):
+    """`--app`: an address the bridge can talk to (argparse says why not and exits 2)."""
+    from companion_app.bridge.appclient import AppClient
+
+    try:
+        AppClient(text)  # checks the address only: nothing is connected yet
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{exc}.") from None
+    return text
 
 
 def _add_check(sub):
@@ -176,6 +189,10 @@ def cmd_check(args):
     """Walk the builder through the check; print and keep the report. 0 pass, 1 fail, 2 no box."""
     from companion_app.bridge.check import BoxCheck, ConsoleBuilder
 
+    refused = report_path_refused(args.report)
+    if refused is not None:  # said before the builder spends minutes on a check it would lose
+        print(refused, file=sys.stderr)
+        return EXIT_BAD_OPTION
     sim = None
     if args.simulate:
         sim, builder = _simulated_box(args)
@@ -206,6 +223,18 @@ def cmd_check(args):
         if sim is not None:
             sim.stop()
     return _keep_report(report, args.report)
+
+
+def report_path_refused(path):
+    """Why the check's report could not be kept at `path` (None: the default name), or None."""
+    if path is not None and os.path.isdir(path):
+        return f"{path} is a folder: give --report a file name."
+    folder = os.path.dirname(os.path.abspath(path or "report"))
+    if not os.path.isdir(folder):
+        return f"There is no folder {folder} to keep the report in."
+    if not os.access(folder, os.W_OK):
+        return f"The folder {folder} is read-only: give --report a file in a writable folder."
+    return None
 
 
 def _simulated_box(args):

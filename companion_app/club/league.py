@@ -65,5 +65,5 @@ def play_points(season: Season, play: finished.Play) -> list:
 
 
 def evening_plays(evening_id: int) -> list[finished.Play]:
-    """The finished games of one evening, in the order they ended."""
-    return finished.plays(db.get_db(), evenings=(evening_id,))
+    """The finished games of one evening, counted or not, in the order they ended."""
+    return finished.plays(db.get_db(), evenings=(evening_id,), uncounted=True)

@@ -12,6 +12,8 @@ import io
 import unicodedata
 from collections.abc import Iterable
 
+from scoring import secrecy
+
 CSV_COLUMNS = (
     "table_id",
     "game",
@@ -176,4 +178,16 @@ def game_export(table, entries: Iterable, final: dict, code: str) -> dict:
             for entry in entries
         ],
         "results": final,
+    }
+
+
+def concealed_export(data: dict, setup: object, hidden: list[str]) -> dict:
+    """A running game's export with its secrets held back: the setup as concealed, the results
+    and the verification code as markers, and `hidden` naming what is held back."""
+    return {
+        **data,
+        "setup": setup,
+        "verification_code": secrecy.hidden(data["verification_code"]),
+        "results": secrecy.hidden(data["results"]),
+        "hidden": hidden,
     }

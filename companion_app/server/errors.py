@@ -1,7 +1,9 @@
 """Errors handled in one place: `{"error": "<sentence>"}` under /api, a short page elsewhere.
 
 Nothing here ever shows a traceback; an unexpected exception is logged and answered with a
-plain sentence (the store rolls back its transaction, so nothing half-done was kept).
+plain sentence (the store rolls back its transaction, so nothing half-done was kept). A full,
+read-only or failing disk is no surprise but a state of the machine: 503 with what happened,
+logged without a traceback, a line per kind per store/faults.LOG_EVERY_S.
 """
 
 from flask import Flask, Response, current_app, render_template_string, request
@@ -9,13 +11,13 @@ from flask_babel import gettext
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from companion_app.i18n import get_locale
-from companion_app.store import StaleVersion, StoreError, TableNotFound, TooManyTables
+from companion_app.store import StaleVersion, StoreError, TableNotFound, TooManyTables, faults
 from scoring.errors import N_, RuleError
 
 API_PREFIX = "/api"
 BAD_REQUEST, NOT_FOUND, METHOD_NOT_ALLOWED, CONFLICT = 400, 404, 405, 409
 TOO_MANY_REQUESTS = 429
-TOO_LARGE, SERVER_ERROR = 413, 500
+TOO_LARGE, SERVER_ERROR, UNAVAILABLE = 413, 500, 503
 UNEXPECTED = N_("Something went wrong on the server; nothing was changed. Please try again.")
 
 _PAGE = """<!doctype html>
@@ -126,8 +128,21 @@ def handle_store_refusal(error: StoreError) -> Response:
     return respond(CONFLICT, str(error), translated=_translated(error))
 
 
+def handle_storage_fault(error: faults.StorageFault) -> Response:
+    """A write the disk refused (full, read-only, failing): 503, nothing was changed."""
+    return respond(UNAVAILABLE, str(error), translated=_translated(error))
+
+
 def handle_unexpected(error: Exception) -> Response:
-    """Any other exception: log it with its traceback, answer with a plain sentence."""
+    """Any other exception: log it with its traceback, answer with a plain sentence.
+
+    A storage fault met outside the store's write transactions (a file of the instance folder,
+    a read on a failing disk) is answered and logged as in handle_storage_fault.
+    """
+    kind = faults.classify(error, current_app.instance_path)
+    if kind is not None:
+        faults.report(kind, error)
+        return handle_storage_fault(faults.StorageFault(kind))
     current_app.logger.error(
         "Unhandled error on %s %s", request.method, request.path, exc_info=error
     )
@@ -142,5 +157,6 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(TableNotFound, handle_not_found)
     app.register_error_handler(StaleVersion, handle_stale)
     app.register_error_handler(TooManyTables, handle_too_many_tables)
+    app.register_error_handler(faults.StorageFault, handle_storage_fault)
     app.register_error_handler(StoreError, handle_store_refusal)
     app.register_error_handler(Exception, handle_unexpected)

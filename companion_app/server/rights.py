@@ -18,6 +18,7 @@ from flask import Flask, Response, current_app, request, session
 
 from companion_app.server.errors import refuse
 from companion_app.server.room import share_of
+from companion_app.store import counted
 from scoring.errors import N_
 
 HOST, SCORER = "host", "scorer"
@@ -40,6 +41,8 @@ FORBIDDEN = 403
 SESSION_KEY = "tables"
 #: Session entry: true once this browser opened the organiser link and confirmed.
 ORGANISER_SESSION_KEY = "organiser"
+#: Session entry: the id of the club tablet this browser took (its link, store/counted.py).
+TABLET_SESSION_KEY = "club_tablet"
 MAX_REMEMBERED = 64
 #: Key length in bytes before base64 (128 bits: not guessable, short enough for a QR code).
 KEY_BYTES = 16
@@ -55,10 +58,11 @@ NEEDS_HOST = N_("Only the host of this table can do that.")
 NEEDS_BOX = N_("Only the table box (its bridge) or this computer can do that.")
 BAD_LINK = N_("This link does not let anyone score this table; ask the host for a new one.")
 NEEDS_ORGANISER = N_(
-    "Only the club's organiser can change people, evenings and seasons; the organiser link is"
-    " on the club page of the companion's own computer."
+    "Only the club's organiser can change people, evenings, seasons and which games count; the"
+    " organiser link is on the club page of the companion's own computer."
 )
 BAD_ORGANISER_LINK = N_("This link does not make anyone the organiser; ask for a new one.")
+BAD_TABLET_LINK = N_("This link does not let any device in as a club tablet; ask for a new one.")
 UNDECLARED = N_("This request changes nothing anyone may change from here.")
 
 
@@ -113,6 +117,47 @@ def grant_organiser(key: str) -> None:
         raise NotAllowed(BAD_ORGANISER_LINK)
     session[ORGANISER_SESSION_KEY] = True
     session.permanent = True
+
+
+def tablet_key(tablet_id: int) -> str:
+    """The key of a club tablet's link (shown to the organiser on the club page)."""
+    return _digest(f"club-tablet:{tablet_id}")
+
+
+def require_tablet_key(tablet_id: int, key: str) -> None:
+    """Refuse (NotAllowed) unless `key` is the link key of that club tablet."""
+    if not _same(key, tablet_key(tablet_id)):
+        raise NotAllowed(BAD_TABLET_LINK)
+
+
+def grant_tablet(tablet_id: int) -> None:
+    """Remember this browser as the club tablet it took (the store checks it is not revoked)."""
+    session[TABLET_SESSION_KEY] = tablet_id
+    session.permanent = True
+
+
+def held_tablet() -> int | None:
+    """The club tablet this browser took, if any (revoked or not: the store knows)."""
+    if request.environ.get(VIEWER_ENVIRON):
+        return None
+    held = session.get(TABLET_SESSION_KEY)
+    return held if type(held) is int else None
+
+
+def creator_trust(conn) -> tuple[str, int | None] | None:
+    """Whether a table this request creates counts for the club: (how, tablet id) or None.
+
+    This computer, the organiser and a club tablet not revoked are trusted; any other device
+    may play, but its games count only once the organiser counts them.
+    """
+    if is_local():
+        return counted.HOST, None
+    if is_organiser():
+        return counted.ORGANISER, None
+    tablet = held_tablet()
+    if tablet is not None and counted.tablet_active(conn, tablet):
+        return counted.TABLET, tablet
+    return None
 
 
 def _same(given: str | None, expected: str) -> bool:
@@ -255,4 +300,5 @@ def init_app(app: Flask) -> None:
     """Check rights before every request; give templates the request's role."""
     app.before_request(check_rights)
     app.register_error_handler(NotAllowed, handle_not_allowed)
+    app.extensions[counted.CREATOR_HOOK] = creator_trust  # the store asks at table creation
     app.context_processor(page_rights)

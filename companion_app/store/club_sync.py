@@ -5,15 +5,16 @@ the table to its evening; a state that is finished records the game's placings, 
 no longer finished (its end undone) forgets them. `sync` runs when the app opens a database:
 it links every table that has no seats or evening yet and records every finished game that
 has no placings (a database from before the roster, or one an older companion wrote to), so
-old tables keep working and their names map to people.
+old tables keep working and their names map to people. Whether a new table counts for the
+club (store/counted.py) is decided in the same transaction that creates it.
 """
 
 import sqlite3
-from datetime import datetime
+from datetime import UTC, datetime
 
 from flask import Flask
 
-from companion_app.store import db, finished, league, roster, stored_json
+from companion_app.store import counted, db, finished, league, roster, stored_json
 from scoring.errors import RuleError
 from scoring.games import get_game
 
@@ -21,9 +22,11 @@ from scoring.games import get_game
 def follow_create(
     conn: sqlite3.Connection, table_id: str, game: str, state: dict, now: str
 ) -> None:
-    """Seat a new table's people and put it into today's evening."""
+    """Seat a new table's people, put it into today's evening and count it if its creator is
+    trusted."""
     roster.seat_people(conn, table_id, seat_names(game, state), now)
     league.assign_evening(conn, table_id, datetime.fromisoformat(now))
+    counted.follow_create(conn, table_id, now)
 
 
 def seat_names(game: str, state: dict) -> list[str]:
@@ -117,6 +120,7 @@ def init_app(app: Flask) -> None:
     conn = db.connect(db.database_path(app))
     try:
         with db.write_transaction(conn):
+            counted.init_schema(conn, datetime.now(UTC).isoformat(timespec="microseconds"))
             sync(conn)
     finally:
         conn.close()

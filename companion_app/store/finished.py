@@ -14,6 +14,8 @@ from datetime import datetime
 #: The settings row counting changes of finished games and people (`generation`).
 GENERATION_KEY = "club_generation"
 NOT_ABANDONED = "finished_games.table_id NOT IN (SELECT table_id FROM abandoned_tables)"
+#: Games the club stands behind (store/counted.py): the only ones statistics read.
+COUNTED = " AND finished_games.table_id IN (SELECT table_id FROM counted_tables)"
 
 
 @dataclass(frozen=True)
@@ -105,10 +107,11 @@ def plays(
     person: int | None = None,
     evenings: Iterable[int] | None = None,
     latest: int | None = None,
+    uncounted: bool = False,
 ) -> list[Play]:
-    """Finished games in the order they ended: all, a person's, or those of some evenings
-    (only the `latest` few of them when given)."""
-    where, args = "", []
+    """Counted finished games in the order they ended: all, a person's, or those of some
+    evenings (only the `latest` few of them when given); `uncounted` adds the others."""
+    where, args = ("" if uncounted else COUNTED), []
     if person is not None:
         where += " AND finished_games.table_id IN (SELECT table_id FROM seats WHERE person_id = ?)"
         args.append(person)
@@ -137,7 +140,7 @@ def _in_evenings(evenings: Iterable[int]) -> tuple[str, list[int]]:
 
 
 def placings_of(conn: sqlite3.Connection, evenings: Iterable[int]) -> list[list[tuple[int, int]]]:
-    """Each finished game of these evenings as [(person, rank), ...], in the order they ended.
+    """Each counted game of these evenings as [(person, rank), ...], in the order they ended.
 
     The league reads only these two numbers per seat, so they come as plain tuples: with
     thousands of games, building full Play objects would cost more than the standings.
@@ -150,7 +153,7 @@ def placings_of(conn: sqlite3.Connection, evenings: Iterable[int]) -> list[list[
         " JOIN placings ON placings.table_id = finished_games.table_id"
         " JOIN seats ON seats.table_id = placings.table_id AND seats.seat = placings.seat"
         " LEFT JOIN table_evenings ON table_evenings.table_id = finished_games.table_id"
-        f" WHERE {NOT_ABANDONED}" + where + _ORDER,
+        f" WHERE {NOT_ABANDONED}{COUNTED}" + where + _ORDER,
         args,
     )
     games: list[list[tuple[int, int]]] = []
@@ -202,8 +205,8 @@ def _play(row: sqlite3.Row, seats: list[Seat]) -> Play:
 
 
 def generation(conn: sqlite3.Connection) -> tuple:
-    """Changes whenever a game ends, an end is undone, a table is abandoned or moves to another
-    evening, or people merge."""
+    """Changes whenever a game ends, an end is undone, a table is abandoned, moves to another
+    evening or is counted or un-counted, or people merge."""
     row = conn.execute(
         "SELECT (SELECT value_json FROM settings WHERE key = ?),"
         " (SELECT COUNT(*) FROM abandoned_tables)",
@@ -213,7 +216,8 @@ def generation(conn: sqlite3.Connection) -> tuple:
 
 
 def rated_games(conn: sqlite3.Connection) -> list[tuple[str, str, tuple, tuple]]:
-    """(table id, game, persons, ranks) of every finished game, in the order they ended."""
+    """(table id, game, persons, ranks) of every counted finished game, in the order they
+    ended."""
     cursor = conn.cursor()
     cursor.row_factory = None  # plain tuples: thousands of rows
     rows = cursor.execute(
@@ -221,7 +225,7 @@ def rated_games(conn: sqlite3.Connection) -> list[tuple[str, str, tuple, tuple]]
         " FROM finished_games"
         " JOIN placings ON placings.table_id = finished_games.table_id"
         " JOIN seats ON seats.table_id = placings.table_id AND seats.seat = placings.seat"
-        f" WHERE {NOT_ABANDONED}" + _ORDER
+        f" WHERE {NOT_ABANDONED}{COUNTED}" + _ORDER
     )
     found: list[tuple[str, str, list, list]] = []
     for table_id, game, person, rank in rows:

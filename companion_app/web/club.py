@@ -1,8 +1,8 @@
 """The club's pages: people, evenings, seasons and their standings (docs/club.md).
 
 Reads are open like every page but the backups (the organiser's, web/backups.py); writes
-(rename, merge, an evening's name, moving a table to another evening, a season) need the
-organiser (server/rights.py, docs/security.md).
+(rename, merge, an evening's name, moving a table to another evening, a season, counting a
+table, club tablets) need the organiser (server/rights.py, docs/security.md).
 """
 
 from fractions import Fraction
@@ -13,7 +13,7 @@ from flask_babel import get_locale
 
 from companion_app.i18n import per_page
 from companion_app.server import rights
-from companion_app.web import backups, league, people, table_evening
+from companion_app.web import backups, club_home, counting, league, people, table_evening
 
 bp = Blueprint("club", __name__)
 
@@ -25,8 +25,13 @@ ORGANISER_WRITES = (
     "club.table_evening",
     "club.new_season",
     "club.edit_season",
+    "club.count_table",
+    "club.uncount_table",
+    "club.new_tablet",
+    "club.revoke_tablet",
 )
-OPEN_WRITES = ("club.organiser",)
+#: The organiser link and a club tablet's link check their keys in the view.
+OPEN_WRITES = ("club.organiser", "club.tablet")
 
 
 def league_points(value: Fraction) -> str:
@@ -42,14 +47,25 @@ def rating_number(value: float) -> str:
 bp.add_app_template_filter(per_page(league_points), "league_points")
 bp.add_app_template_filter(per_page(rating_number), "rating")
 bp.add_app_template_filter(per_page(league.evening_label), "evening_label")
+bp.add_app_template_global(counting.table_counted, "table_counted")
 
 bp.add_url_rule("/people", "people", people.people_list)
 bp.add_url_rule("/people/<int:person_id>", "person", people.person)
 bp.add_url_rule("/people/<int:person_id>/rename", "rename", people.rename, methods=["POST"])
 bp.add_url_rule("/people/<int:person_id>/merge", "merge", people.merge, methods=["POST"])
-bp.add_url_rule("/club", "club", league.club)
+bp.add_url_rule("/club", "club", club_home.club)
 bp.add_url_rule("/club/backups/<name>", "backup", backups.download)
-bp.add_url_rule("/club/organiser/<key>", "organiser", league.organiser, methods=["GET", "POST"])
+bp.add_url_rule("/club/organiser/<key>", "organiser", club_home.organiser, methods=["GET", "POST"])
+bp.add_url_rule("/club/tablets", "new_tablet", club_home.new_tablet, methods=["POST"])
+bp.add_url_rule(
+    "/club/tablets/<int:tablet_id>/revoke",
+    "revoke_tablet",
+    club_home.revoke_tablet,
+    methods=["POST"],
+)
+bp.add_url_rule(
+    "/club/tablets/<int:tablet_id>/<key>", "tablet", club_home.tablet, methods=["GET", "POST"]
+)
 bp.add_url_rule("/club/evenings/<int:evening_id>", "evening", league.evening)
 bp.add_url_rule(
     "/club/evenings/<int:evening_id>/name", "name_evening", league.name_evening, methods=["POST"]
@@ -59,6 +75,12 @@ bp.add_url_rule(
     "table_evening",
     table_evening.table_evening,
     methods=["GET", "POST"],
+)
+bp.add_url_rule(
+    "/club/tables/<table_id>/count", "count_table", counting.count_table, methods=["POST"]
+)
+bp.add_url_rule(
+    "/club/tables/<table_id>/uncount", "uncount_table", counting.uncount_table, methods=["POST"]
 )
 bp.add_url_rule("/club/seasons/new", "new_season", league.new_season, methods=["GET", "POST"])
 bp.add_url_rule("/club/seasons/<int:season_id>", "season", league.season)

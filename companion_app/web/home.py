@@ -12,11 +12,12 @@ from companion_app.games import VIEWS, playable, view_for
 from companion_app.i18n import translate_error, translate_refusal
 from companion_app.server import rights
 from companion_app.store import Table, TooManyTables, get_store
+from companion_app.store.faults import StorageFault
 from companion_app.web.people import roster_chips
 from scoring.errors import RuleError
 from scoring.games import game_names, get_game
 
-BAD_REQUEST, NOT_FOUND, TOO_MANY_REQUESTS = 400, 404, 429
+BAD_REQUEST, NOT_FOUND, TOO_MANY_REQUESTS, UNAVAILABLE = 400, 404, 429, 503
 #: Below this, the last move is "just now" rather than a count of seconds.
 JUST_NOW = timedelta(minutes=1)
 #: Tables a list of the home page shows at once (20 tables of a club night fit one page).
@@ -152,9 +153,10 @@ def new_table(game: str):
         except RuleError as refused:
             errors = setup_errors(view, refused, [name for name in typed if name.strip()])
             error_area, (error, *_rest) = next(iter(errors.items()))
-        except TooManyTables as refused:
+        except (TooManyTables, StorageFault) as refused:
             error = translate_error(refused)
-            errors, status = {error_area: [error]}, TOO_MANY_REQUESTS
+            limited = isinstance(refused, TooManyTables)
+            errors, status = {error_area: [error]}, TOO_MANY_REQUESTS if limited else UNAVAILABLE
         else:
             rights.grant(table.id, rights.HOST)  # the device that creates a table hosts it
             device_feed.take_if_free(table.id)  # only if the box shows no game in play

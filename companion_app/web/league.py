@@ -5,15 +5,13 @@ from datetime import UTC, datetime
 from babel.dates import format_date
 from flask import Response, abort, redirect, render_template, request, url_for
 from flask_babel import get_locale, gettext
-from markupsafe import Markup
 
 from companion_app.club import league as club_league
 from companion_app.i18n import translate_error
 from companion_app.results import qr
-from companion_app.server import rights
-from companion_app.store import db, get_store
+from companion_app.store import counted, db, get_store
 from companion_app.store import league as stored
-from companion_app.web import backups, standings_text
+from companion_app.web import standings_text
 from companion_app.web.results import PAPERS, public_url, title_of
 from scoring.league.points import BEATEN, DEFAULT_RULE, MAX_PLACES, PLACING
 from scoring.league.roster import RosterError
@@ -30,32 +28,6 @@ def evening_label(evening: stored.Evening) -> str:
     """An evening as pages name it: its name and date, or its date."""
     day = format_date(evening.day, "full", locale=get_locale())
     return f"{evening.name} ({day})" if evening.name else day
-
-
-def club():
-    """Evenings and seasons; on this computer, the organiser link for another device."""
-    conn = db.get_db()
-    context = {
-        "evenings": stored.evenings(conn),
-        "seasons": stored.seasons(conn),
-        "evening_label": evening_label,
-        "backups": backups.rows(),
-    }
-    if rights.is_local():
-        link = public_url(url_for("club.organiser", key=rights.organiser_key()))
-        context["organiser_link"] = link
-        context["organiser_qr"] = Markup(qr.svg(link, label=gettext("Organise the club")))
-    return render_template("club/club.html", **context)
-
-
-def organiser(key: str):
-    """The organiser link: GET asks, POST makes this browser the organiser."""
-    if request.method == "POST":
-        rights.grant_organiser(key)
-        return redirect(url_for("club.club"), code=303)
-    if not rights.is_organiser_key(key):
-        raise rights.NotAllowed(rights.BAD_ORGANISER_LINK)
-    return render_template("club/organiser.html")
 
 
 def _evening_or_404(evening_id: int) -> stored.Evening:
@@ -87,6 +59,7 @@ def evening(evening_id: int, error: str | None = None):
         label=evening_label(found),
         tables=tables,
         plays=plays,
+        counted=counted.counted_among(conn, [table.id for table in tables]),
         title_of=title_of,
         seasons=stored.seasons_of(conn, evening_id),
         error=error,

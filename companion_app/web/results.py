@@ -15,6 +15,7 @@ from companion_app.results import bgstats, chart, history, links, qr, tiebreaks,
 from companion_app.server import rights, serve
 from companion_app.server.guard import canonical_root
 from companion_app.store import TableNotFound, db, get_store, league, roster
+from companion_app.web import secrecy
 from scoring.games import get_game
 from scoring.league.roster import RosterError
 
@@ -327,12 +328,18 @@ def export_game(table_id: str):
     """The table as JSON: setup, the whole log, the results and the verification code.
 
     While the game runs the results hold what players keep hidden (scoring/secrecy.py), so
-    only a device that may edit the table gets them; others get the not-finished page.
+    only a device that may edit the table gets a file, others the not-finished page; and
+    on that device (a shared screen) the log's secret fields are markers and the results
+    and code are held back (the code of each version would let the log be guessed), unless
+    the scorer tapped Show on this device (web/secrecy.py).
     """
     found = Finished(table_id)
     if not found.finished and not rights.can_edit(table_id):
         return _pending(found)
-    data = history.game_export(found.table, found.entries, found.final, found.code)
+    log = secrecy.log_view(found.table, found.entries)
+    data = history.game_export(found.table, log["entries"], found.final, found.code)
+    if log["secrets"]["hidden"]:
+        data = history.concealed_export(data, log["setup"], log["secrets"]["hidden"])
     response = current_app.json.response(data)
     response.headers["Content-Disposition"] = f'attachment; filename="game-{table_id}.json"'
     return response

@@ -16,6 +16,7 @@ from companion_app.games import room, view_for
 from companion_app.i18n import MINUS
 from companion_app.store import Table, get_store, reveals
 from companion_app.store.reveal_gate import pending_seats
+from scoring import secrecy
 from scoring.games import get_game
 from scoring.public_standings import public_standings
 
@@ -109,12 +110,13 @@ def _status(table: Table, rules, actions: dict) -> tuple[str | None, list[int]]:
 
 
 def _last_move(table: Table, view) -> str | None:
-    """The table's last move in words (an undo says what it undid)."""
+    """The table's last move in words (an undo says what it undid), as anyone may read it:
+    while the game runs the fields that would give a secret away read "?"."""
     entry = get_store().latest_entry(table.id)
     if entry is None:
         return None
     names = [player["name"] for player in table.state["players"]]
-    line = view.describe(entry.move, names)
+    line = view.describe(secrecy.public_move(table.state, entry.move), names)
     return gettext("Undone: %(move)s", move=line) if entry.kind == "undo" else line
 
 

@@ -130,14 +130,23 @@ def undo(table_id: str):
 
 
 def history(table_id: str):
-    """Every log entry in order; undone moves struck through; Undo for the latest active move."""
+    """Every log entry in order; undone moves struck through; Undo for the latest active move.
+
+    While the game runs the fields that would give a secret away read "?" (web/secrecy.py),
+    undone moves too: an undo does not show what it took back.
+    """
     store = get_store()
     current = store.get(table_id)
     view = _view(current)
-    entries = store.history(table_id)
+    log = secrecy.log_view(current, store.history(table_id))
+    entries = log["entries"]
     names = _names(current)
     active = [entry.seq for entry in entries if entry.kind == "move" and not entry.undone]
     lines = [{"entry": entry, "text": view.describe(entry.move, names)} for entry in entries]
     return render_template(
-        "history.html", table=current, lines=lines, undoable=active[-1] if active else None
+        "history.html",
+        table=current,
+        lines=lines,
+        undoable=active[-1] if active else None,
+        secrets=log["secrets"],
     )

@@ -11,11 +11,12 @@ from scoring.adel_verpflichtet.queries import (
     summary,
 )
 from scoring.adel_verpflichtet.results import results
-from scoring.adel_verpflichtet.secrets import SECRETS
+from scoring.adel_verpflichtet.secrets import LOG_SECRETS, SECRETS
 from scoring.adel_verpflichtet.sheet import score_sheet
 from scoring.adel_verpflichtet.table import new_table
 
 __all__ = [
+    "LOG_SECRETS",
     "SECRETS",
     "actions",
     "apply",

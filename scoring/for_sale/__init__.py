@@ -4,11 +4,12 @@ from scoring.for_sale.device import device_display
 from scoring.for_sale.moves import apply, complete_move
 from scoring.for_sale.queries import actions, legal_moves, live_standings, reveal_seats, summary
 from scoring.for_sale.results import results
-from scoring.for_sale.secrets import SECRETS
+from scoring.for_sale.secrets import LOG_SECRETS, SECRETS
 from scoring.for_sale.sheet import score_sheet
 from scoring.for_sale.table import new_table
 
 __all__ = [
+    "LOG_SECRETS",
     "SECRETS",
     "actions",
     "apply",

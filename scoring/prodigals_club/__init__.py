@@ -9,7 +9,7 @@ from scoring.prodigals_club.queries import (
     results,
     summary,
 )
-from scoring.prodigals_club.secrets import SECRETS
+from scoring.prodigals_club.secrets import LOG_SECRETS, SECRETS
 from scoring.prodigals_club.sheet import (
     final_standings,
     handicap_sheet,
@@ -19,6 +19,7 @@ from scoring.prodigals_club.sheet import (
 from scoring.prodigals_club.table import new_table
 
 __all__ = [
+    "LOG_SECRETS",
     "SECRETS",
     "actions",
     "apply",

@@ -6,6 +6,9 @@ none of them. The only hidden things are the action cards in hand ("Vykládáte 
 which the app does not track.
 """
 
-from scoring.secrecy import Secret
+from scoring.secrecy import LogSecret, Secret
 
 SECRETS: tuple[Secret, ...] = ()
+
+#: The log hides nothing either: its moves change the open tracks only.
+LOG_SECRETS: tuple[LogSecret, ...] = ()

@@ -5,11 +5,12 @@ from scoring.razzia.moves import apply, complete_move
 from scoring.razzia.queries import actions, legal_moves, summary
 from scoring.razzia.results import results
 from scoring.razzia.rounds import live_standings
-from scoring.razzia.secrets import SECRETS
+from scoring.razzia.secrets import LOG_SECRETS, SECRETS
 from scoring.razzia.sheet import score_razzia_sheet as score_sheet
 from scoring.razzia.table import new_table
 
 __all__ = [
+    "LOG_SECRETS",
     "SECRETS",
     "actions",
     "apply",

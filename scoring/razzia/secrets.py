@@ -4,10 +4,15 @@ The centre check an auction's winner takes lies face down until the round ends (
 pokládá zakrytě ... tento šek zůstává ležet až do konce kola zakrytý"): the table sees that
 it is there, not its value. Loot, face-up checks and the points written down after each
 round are public.
+
+The move log would tell them: the winner of an auction takes the centre check, which is the
+check the previous winner bid, so the bids replayed give every face-down value. While a check
+lies face down the log shows who bid, not which check (`LOG_SECRETS`); at the round's end,
+when every check is turned face up, the bids show again.
 """
 
 from scoring.razzia.cards import ROUNDS
-from scoring.secrecy import Secret
+from scoring.secrecy import LogSecret, Secret
 
 #: The phases of a round in play (before its end screen).
 RUNNING = ("turn", "auction")
@@ -40,3 +45,8 @@ CHECK_POINTS = Secret(
     _checks_score_with_some_face_down,
 )
 SECRETS = (FACE_DOWN_CHECKS, CHECK_POINTS)
+
+#: A bid's check: the auction's winner bid it into the centre, the next winner took it face
+#: down. Every bid of the game: the last bid of a round is the centre the next round starts
+#: with, so an earlier round's bids name a face-down check too.
+LOG_SECRETS = (LogSecret(FACE_DOWN_CHECKS, moves=("bid.check",)),)

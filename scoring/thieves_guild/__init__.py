@@ -4,11 +4,12 @@ from scoring.thieves_guild.device import device_display
 from scoring.thieves_guild.moves import apply, complete_move
 from scoring.thieves_guild.queries import actions, legal_moves, live_standings, summary
 from scoring.thieves_guild.results import results
-from scoring.thieves_guild.secrets import SECRETS
+from scoring.thieves_guild.secrets import LOG_SECRETS, SECRETS
 from scoring.thieves_guild.sheet import score_sheet
 from scoring.thieves_guild.table import new_table
 
 __all__ = [
+    "LOG_SECRETS",
     "SECRETS",
     "actions",
     "apply",

@@ -7,6 +7,9 @@ player holds, which the table sees, and each card's gold effect once it is playe
 Who holds Černý Petr is public: it was played onto them, and they pay its fee openly.
 """
 
-from scoring.secrecy import Secret
+from scoring.secrecy import LogSecret, Secret
 
 SECRETS: tuple[Secret, ...] = ()
+
+#: The log hides nothing either: gold, card counts and the cards played are all open.
+LOG_SECRETS: tuple[LogSecret, ...] = ()

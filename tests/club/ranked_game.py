@@ -14,9 +14,9 @@ NAME = "ranked"
 
 
 def new_table(setup: dict) -> dict:
-    """2-9 validated names, no ranks yet."""
+    """2-9 validated names, no ranks yet (the game's name too, as the API's views read it)."""
     names = player_names(setup.get("players"), 2, 9, "Ranked needs 2 to 9 players, not {count}.")
-    return {"players": [{"name": name} for name in names], "ranks": None}
+    return {"game": NAME, "players": [{"name": name} for name in names], "ranks": None}
 
 
 def complete_move(state: dict, move: dict, rng: random.Random) -> dict:

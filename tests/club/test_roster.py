@@ -174,6 +174,7 @@ def test_an_old_database_maps_its_tables_to_people_when_opened(tmp_path):
         "people",
     ):
         conn.execute(f"DROP TABLE {name}")
+    conn.execute("PRAGMA user_version=1")  # what every release before issue 30 wrote
     conn.commit()
     conn.close()
     reopened = create_app({"TESTING": True, "SECRET_KEY": "t"}, instance_path=str(instance))

@@ -235,6 +235,7 @@ def test_for_sale_coins_take_the_plural_of_their_number(client):
     table.post(type="bid", seat="0", coins="2")
     page = table.post(type="bid", seat="1", coins="5")
     assert "nabízí 2 mince" in page and "nabízí 5 mincí" in page
+    client.post(f"{table.url}/secrets", data={"show": "1", "back": "history"})  # the log's too
     history = client.get(f"{table.url}/history").get_data(as_text=True)
     assert "Ann nabízí 2 mince" in history and "Bob nabízí 5 mincí" in history
 

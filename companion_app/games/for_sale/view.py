@@ -198,8 +198,19 @@ def ranking(results: dict) -> list[dict]:
     return sorted(results["players"], key=lambda row: (row["rank"], row["seat"]))
 
 
+#: What a history line shows where the log holds a secret back (scoring/secrecy.log_view).
+HIDDEN_TEXT = "?"
+
+
+def _checks_text(checks: object) -> str:
+    """A selling round's checks, highest first, or one "?" per check the log holds back."""
+    if is_hidden(checks):
+        return ", ".join([HIDDEN_TEXT] * checks.get("count", 1))  # type: ignore[union-attr]
+    return ", ".join(money(v) for v in sorted(checks or [], reverse=True))  # type: ignore[arg-type]
+
+
 def describe(move: dict | None, names: list[str]) -> str:
-    """A history line for a move, in the page's language."""
+    """A history line for a move, in the page's language; "?" where the log holds a secret."""
     move = move or {}
     seat = move.get("seat")
     name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
@@ -210,18 +221,17 @@ def describe(move: dict | None, names: list[str]) -> str:
         houses = ", ".join(str(house) for house in sorted(move.get("houses") or []))
         return gettext("Houses turned over: %(houses)s", houses=houses)
     if kind == "bid":
-        coins = move.get("coins")
+        coins = HIDDEN_TEXT if is_hidden(move.get("coins")) else move.get("coins")
         if not isinstance(coins, int):
             return gettext("%(name)s bid %(coins)s coins", name=name, coins=coins)
         return ngettext("%(name)s bid %(num)s coin", "%(name)s bid %(num)s coins", coins, name=name)
     if kind == "pass":
         return gettext("%(name)s passed", name=name)
     if kind == "checks":
-        checks = ", ".join(money(v) for v in sorted(move.get("checks") or [], reverse=True))
-        return gettext("Checks turned over: %(checks)s", checks=checks)
+        return gettext("Checks turned over: %(checks)s", checks=_checks_text(move.get("checks")))
     if kind == "sell":
         sold = ", ".join(
-            f"{names[seat]} {house}"
+            f"{names[seat]} {HIDDEN_TEXT if is_hidden(house) else house}"
             for seat, house in enumerate(move.get("houses") or [])
             if house is not None and seat < len(names)
         )

@@ -13,6 +13,7 @@ from companion_app.games.razzia import score as calculator
 from companion_app.games.razzia.text import deal_steps, round_end_steps, turn_banner
 from companion_app.i18n import labels, money
 from scoring.razzia import cards
+from scoring.secrecy import is_hidden
 
 GAME = "razzia"
 TITLE = _l("Razzia!")
@@ -172,8 +173,12 @@ def ranking(state: dict) -> list[dict]:
     return sorted(rows, key=lambda row: (row["rank"], row["seat"]))
 
 
+#: What a history line shows where the log holds a secret back (scoring/secrecy.log_view).
+HIDDEN_TEXT = "?"
+
+
 def describe(move: dict | None, names: list[str]) -> str:
-    """A history line for a move, in the page's language."""
+    """A history line for a move, in the page's language; "?" where the log holds a secret."""
     move = move or {}
     seat = move.get("seat")
     name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
@@ -191,7 +196,9 @@ def describe(move: dict | None, names: list[str]) -> str:
     if kind == "forced_auction":
         return gettext("%(name)s called a forced auction", name=name)
     if kind == "bid":
-        return gettext("%(name)s bid %(check)s", name=name, check=money(move.get("check")))
+        check = move.get("check")
+        shown = HIDDEN_TEXT if is_hidden(check) else money(check)
+        return gettext("%(name)s bid %(check)s", name=name, check=shown)
     if kind == "pass":
         return gettext("%(name)s passed", name=name)
     if kind == "next_round":

@@ -1,0 +1,277 @@
+"""Numbered schema migrations, recorded in SQLite's PRAGMA user_version (docs/storage.md).
+
+Each entry of MIGRATIONS brings a database from the version before it to its own: its SQL
+and the new user_version commit in one transaction, so a migration that fails or is cut off
+leaves the file at the version it had. Before an existing file is migrated, a copy of it is
+kept beside it (`<db>.before-v<N>`, N the version it is brought to). A file newer than this
+code is refused with SchemaTooNew. Adding a change of shape is one new entry at the end.
+"""
+
+import os
+import sqlite3
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One change of shape: the version it brings a database to, why, and its SQL."""
+
+    version: int
+    why: str
+    sql: str
+    #: Python run after the SQL in the same transaction (moving data the SQL cannot).
+    then: Callable[[sqlite3.Connection], None] | None = None
+
+
+class SchemaTooNew(Exception):
+    """The database was written by a newer companion: this code would misread it."""
+
+    def __init__(self, path: str, found: int, known: int) -> None:
+        super().__init__(path, found, known)
+        self.path, self.found, self.known = path, found, known
+
+    def __str__(self) -> str:
+        return (
+            f"{self.path} has schema version {self.found}, written by a newer companion; "
+            f"this one knows versions up to {self.known}: upgrade the companion to open it."
+        )
+
+
+# Version 1 (f7ead6c, the event-sourced store): tables and their move log.
+TABLES_AND_LOG = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    setup_json TEXT NOT NULL,
+    state_json TEXT NOT NULL,
+    version INTEGER NOT NULL DEFAULT 0,
+    finished INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS log (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seq INTEGER NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('move', 'undo')),
+    move_json TEXT,
+    state_json TEXT NOT NULL,
+    undoes INTEGER,
+    top INTEGER,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (table_id, seq)
+);
+CREATE INDEX IF NOT EXISTS tables_by_activity ON tables (updated_at);
+"""
+
+# Versions 2-5 are tables that releases added while still writing user_version 1, so a file
+# at version 1 may hold any of them already: each is created only IF NOT EXISTS.
+
+# Version 2 (ee1bfbf, the device API): reveals, one row per armed reveal, ids 1, 2, ... per
+# table, the latest the current one unless disarmed; and app-wide settings by key.
+REVEALS_AND_SETTINGS = """
+CREATE TABLE IF NOT EXISTS reveals (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    id INTEGER NOT NULL,
+    seats_json TEXT NOT NULL,
+    locked_json TEXT NOT NULL,
+    disarmed INTEGER NOT NULL DEFAULT 0,
+    revealed_at TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (table_id, id)
+);
+CREATE TABLE IF NOT EXISTS settings (
+    key TEXT PRIMARY KEY,
+    value_json TEXT NOT NULL
+);
+"""
+
+# Version 3 (5b3933f, table rights): tables the host abandoned unfinished, kept (their log is
+# history) but out of the lists, results and statistics, and closed to moves.
+ABANDONED_TABLES = """
+CREATE TABLE IF NOT EXISTS abandoned_tables (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id),
+    abandoned_at TEXT NOT NULL
+);
+"""
+
+# Version 4 (68c301d, the club: docs/club.md): people and their other spellings, who sat at
+# each seat, evenings (one per day) and their tables, finished games' placings, seasons.
+# store/club_sync.py links whatever the tables lack every time the app opens a database.
+CLUB = """
+CREATE TABLE IF NOT EXISTS people (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    merged_into INTEGER REFERENCES people(id)
+);
+CREATE TABLE IF NOT EXISTS person_aliases (
+    person_id INTEGER NOT NULL REFERENCES people(id),
+    name TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    person_id INTEGER NOT NULL REFERENCES people(id),
+    PRIMARY KEY (table_id, seat)
+);
+CREATE INDEX IF NOT EXISTS seats_by_person ON seats (person_id);
+CREATE TABLE IF NOT EXISTS evenings (
+    id INTEGER PRIMARY KEY,
+    day TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE IF NOT EXISTS table_evenings (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id),
+    evening_id INTEGER NOT NULL REFERENCES evenings(id)
+);
+CREATE INDEX IF NOT EXISTS tables_by_evening ON table_evenings (evening_id);
+CREATE TABLE IF NOT EXISTS finished_games (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id),
+    game TEXT NOT NULL,
+    ended_at TEXT NOT NULL,
+    highest_wins INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS finished_by_end ON finished_games (ended_at, table_id);
+CREATE TABLE IF NOT EXISTS placings (
+    table_id TEXT NOT NULL REFERENCES finished_games(table_id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    rank INTEGER NOT NULL,
+    score NUMERIC NOT NULL,
+    winner INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS seasons (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    rule_json TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS season_evenings (
+    season_id INTEGER NOT NULL REFERENCES seasons(id) ON DELETE CASCADE,
+    evening_id INTEGER NOT NULL REFERENCES evenings(id),
+    PRIMARY KEY (season_id, evening_id)
+);
+"""
+
+# Version 5 (4dc90a6, issue 24): who started each table (the client's address, or its IPv6
+# /64), for the per-device limit on new tables.
+TABLE_ORIGINS = """
+CREATE TABLE IF NOT EXISTS table_origins (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id),
+    origin TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS table_origins_by_origin ON table_origins (origin, created_at);
+"""
+
+#: Every change of shape in order; versions run 1, 2, 3, ... A new one goes at the end.
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "tables and their move log", TABLES_AND_LOG),
+    Migration(2, "reveals and settings (written at version 1)", REVEALS_AND_SETTINGS),
+    Migration(3, "abandoned tables (written at version 1)", ABANDONED_TABLES),
+    Migration(4, "the club's people, seats, evenings, placings, seasons", CLUB),
+    Migration(5, "who started each table (written at version 1)", TABLE_ORIGINS),
+)
+
+
+def latest_version(migrations: tuple[Migration, ...] = MIGRATIONS) -> int:
+    """The version a database has once every migration ran."""
+    return migrations[-1].version if migrations else 0
+
+
+def check_numbering(migrations: tuple[Migration, ...]) -> None:
+    """Refuse a registry whose versions are not 1, 2, 3, ... (a gap would skip a change)."""
+    versions = [migration.version for migration in migrations]
+    if versions != list(range(1, len(versions) + 1)):
+        raise ValueError(f"migration versions must run 1, 2, 3, ...; found {versions}")
+
+
+def user_version(conn: sqlite3.Connection) -> int:
+    """The schema version recorded in the file (0 for a new one)."""
+    return conn.execute("PRAGMA user_version").fetchone()[0]
+
+
+def has_tables(conn: sqlite3.Connection) -> bool:
+    """True if the file holds any table (it is not a fresh, empty database)."""
+    found = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' LIMIT 1").fetchone()
+    return found is not None
+
+
+def statements(sql: str) -> Iterator[str]:
+    """The complete statements of a script, one by one (executescript would COMMIT first)."""
+    start = 0
+    for end, char in enumerate(sql):
+        # A semicolon ends a statement unless it sits inside a string or a comment.
+        if char == ";" and sqlite3.complete_statement(sql[start : end + 1]):
+            yield sql[start : end + 1].strip()
+            start = end + 1
+    rest = sql[start:]
+    if any(line.strip() and not line.strip().startswith("--") for line in rest.splitlines()):
+        raise ValueError(f"an unfinished SQL statement: {rest.strip()!r}")
+
+
+def backup_path(path: str, version: int) -> str:
+    """Where the copy before migrating to `version` goes; never a file already there."""
+    base = f"{path}.before-v{version}"
+    candidate, number = base, 1
+    while os.path.exists(candidate):
+        candidate, number = f"{base}.{number}", number + 1
+    return candidate
+
+
+def keep_copy(conn: sqlite3.Connection, path: str, version: int) -> str:
+    """Copy the database with SQLite's backup API (consistent even with WAL) beside it."""
+    target = backup_path(path, version)
+    copy = sqlite3.connect(target)
+    try:
+        conn.backup(copy)
+    except BaseException:
+        copy.close()
+        os.remove(target)  # half a copy is no copy; the migration does not start without one
+        raise
+    copy.close()
+    return target
+
+
+def apply(conn: sqlite3.Connection, migration: Migration) -> bool:
+    """Run one migration and set its version in one transaction; False if it had already run."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        # Read again under the write lock: another process may have migrated meanwhile.
+        if user_version(conn) >= migration.version:
+            conn.execute("ROLLBACK")
+            return False
+        for statement in statements(migration.sql):
+            conn.execute(statement)
+        if migration.then is not None:
+            migration.then(conn)
+        conn.execute(f"PRAGMA user_version={int(migration.version)}")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+    return True
+
+
+def migrate(
+    conn: sqlite3.Connection, path: str, migrations: tuple[Migration, ...] = MIGRATIONS
+) -> str | None:
+    """Bring the database at `path` to the latest version; the copy kept before, if any."""
+    check_numbering(migrations)
+    latest = latest_version(migrations)
+    found = user_version(conn)
+    if found > latest:
+        raise SchemaTooNew(path, found, latest)
+    if found == latest:
+        return None
+    kept = keep_copy(conn, path, latest) if has_tables(conn) else None
+    for migration in migrations:
+        if migration.version > found:
+            apply(conn, migration)
+    reached = user_version(conn)
+    if reached > latest:  # a newer companion migrated it while this one was starting
+        raise SchemaTooNew(path, reached, latest)
+    return kept

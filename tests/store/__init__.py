@@ -1,0 +1,1 @@
+"""Tests of the store: schema migrations and databases written by earlier releases."""
