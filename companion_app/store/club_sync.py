@@ -10,7 +10,7 @@ club (store/counted.py) is decided in the same transaction that creates it.
 """
 
 import sqlite3
-from datetime import UTC, datetime
+from datetime import datetime
 
 from flask import Flask
 
@@ -120,7 +120,6 @@ def init_app(app: Flask) -> None:
     conn = db.connect(db.database_path(app))
     try:
         with db.write_transaction(conn):
-            counted.init_schema(conn, datetime.now(UTC).isoformat(timespec="microseconds"))
             sync(conn)
     finally:
         conn.close()

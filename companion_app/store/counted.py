@@ -32,28 +32,6 @@ TABLET_REVOKED = N_("The organiser revoked this club tablet; ask for a new link.
 TABLET_NAME = N_("The tablet's name {text} contains {char}; remove it.")
 TABLET_NAME_LONG = N_("A tablet's name can be at most {limit} characters long.")
 
-#: The DDL of this module (the lead registers it as a numbered migration; until then it runs
-#: at every start with IF NOT EXISTS). `how` says who stands behind a counted table.
-TRUST_SCHEMA = """
-CREATE TABLE IF NOT EXISTS counted_tables (
-    table_id TEXT PRIMARY KEY REFERENCES tables(id),
-    how TEXT NOT NULL CHECK (how IN ('host', 'tablet', 'organiser', 'upgrade')),
-    tablet_id INTEGER REFERENCES club_tablets(id),
-    at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS club_tablets (
-    id INTEGER PRIMARY KEY,
-    name TEXT NOT NULL,
-    created_at TEXT NOT NULL,
-    taken_at TEXT,
-    revoked_at TEXT
-);
-"""
-#: Run once, when counted_tables is first created: every table played before the rule counts.
-TRUST_BACKFILL = (
-    "INSERT OR IGNORE INTO counted_tables (table_id, how, at) SELECT id, 'upgrade', ? FROM tables"
-)
-
 
 class CountError(RosterError):
     """A counting or club tablet change refused, with the reason."""
@@ -73,22 +51,6 @@ class Tablet:
     def active(self) -> bool:
         """True while its device's new tables count."""
         return self.taken_at is not None and self.revoked_at is None
-
-
-def init_schema(conn: sqlite3.Connection, now: str) -> None:
-    """Create this module's tables (inside a write transaction); the first time, count every
-    table that already exists."""
-    first = (
-        conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'counted_tables'"
-        ).fetchone()
-        is None
-    )
-    for statement in TRUST_SCHEMA.split(";"):
-        if statement.strip():
-            conn.execute(statement)
-    if first:
-        conn.execute(TRUST_BACKFILL, (now,))
 
 
 def follow_create(conn: sqlite3.Connection, table_id: str, now: str) -> None:

@@ -11,6 +11,7 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 
 @dataclass(frozen=True)
@@ -24,7 +25,7 @@ class Migration:
     then: Callable[[sqlite3.Connection], None] | None = None
 
 
-class SchemaTooNew(Exception):
+class SchemaTooNew(RuntimeError):
     """The database was written by a newer companion: this code would misread it."""
 
     def __init__(self, path: str, found: int, known: int) -> None:
@@ -167,6 +168,35 @@ CREATE TABLE IF NOT EXISTS table_origins (
 CREATE INDEX IF NOT EXISTS table_origins_by_origin ON table_origins (origin, created_at);
 """
 
+# Version 6 (issue 30 item 2): which finished games the club stands behind (store/counted.py)
+# and the club tablets the organiser let in; `how` says who stands behind a counted table.
+CLUB_TRUST = """
+CREATE TABLE IF NOT EXISTS club_tablets (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    taken_at TEXT,
+    revoked_at TEXT
+);
+CREATE TABLE IF NOT EXISTS counted_tables (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id),
+    how TEXT NOT NULL CHECK (how IN ('host', 'tablet', 'organiser', 'upgrade')),
+    tablet_id INTEGER REFERENCES club_tablets(id),
+    at TEXT NOT NULL
+);
+"""
+
+
+def _count_every_earlier_table(conn: sqlite3.Connection) -> None:
+    """Every table played before the rule counts (how 'upgrade'): the club saw those games."""
+    now = datetime.now(UTC).isoformat(timespec="microseconds")
+    conn.execute(
+        "INSERT OR IGNORE INTO counted_tables (table_id, how, at)"
+        " SELECT id, 'upgrade', ? FROM tables",
+        (now,),
+    )
+
+
 #: Every change of shape in order; versions run 1, 2, 3, ... A new one goes at the end.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "tables and their move log", TABLES_AND_LOG),
@@ -174,6 +204,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(3, "abandoned tables (written at version 1)", ABANDONED_TABLES),
     Migration(4, "the club's people, seats, evenings, placings, seasons", CLUB),
     Migration(5, "who started each table (written at version 1)", TABLE_ORIGINS),
+    Migration(
+        6, "games the club stands behind, club tablets", CLUB_TRUST, _count_every_earlier_table
+    ),
 )
 
 

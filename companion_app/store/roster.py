@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from companion_app.store import finished
 from scoring.errors import N_, InvalidSetup
-from scoring.league.roster import RosterError, check_person_name, name_key, spelling_index
+from scoring.league.roster import RosterError, check_person_name, spelling_index
 
 SAME_PERSON_TWICE = N_(
     "{first} and {second} are the same person in the roster ({person}); seat them once."
@@ -47,7 +47,7 @@ def _spellings(conn: sqlite3.Connection) -> list[tuple[int, list[str]]]:
 
 def find(conn: sqlite3.Connection, name: str) -> int | None:
     """The person `name` spells, or None."""
-    return spelling_index(_spellings(conn)).get(name_key(name))
+    return spelling_index(_spellings(conn)).get(name)
 
 
 def seat_people(
@@ -61,7 +61,7 @@ def seat_people(
     index = spelling_index(_spellings(conn))
     persons: list[int] = []
     for name in names:
-        person = index.get(name_key(name))
+        person = index.get(name)
         if person is not None and person in persons and not strict:
             person = _create(conn, name, now)
         elif person is not None and person in persons:
@@ -71,7 +71,7 @@ def seat_people(
             )
         if person is None:
             person = _create(conn, name, now)
-            index[name_key(name)] = person
+            index.add(name, person)
         persons.append(person)
     conn.executemany(
         "INSERT INTO seats (table_id, seat, person_id) VALUES (?, ?, ?)",
@@ -130,7 +130,7 @@ def rename(conn: sqlite3.Connection, person_id: int, text: object) -> str:
     """Give the person a new name (refused if it spells someone else); returns it."""
     person, _ = get(conn, person_id)
     name = check_person_name(text)
-    other = spelling_index(_spellings(conn)).get(name_key(name))
+    other = spelling_index(_spellings(conn)).get(name)
     if other is not None and other != person.id:
         raise RosterError(NAME_TAKEN, name=name, other=_name(conn, other))
     conn.execute("UPDATE people SET name = ? WHERE id = ?", (name, person.id))

@@ -1,9 +1,12 @@
 """The roster's rules: what a person's name may be and when two spellings are one person.
 
 A person's name follows the table's name rule (scoring/names.py): stripped, NFC, at most 40
-characters, no hidden or control characters. Two spellings are the same person's when
-scoring.names compares them equal (`same_name_key`: capitals, spaces, width and hidden
-variation selectors do not count), the same comparison that keeps two seats of a table apart.
+characters, no hidden or control characters, at least one letter. Two spellings are the same
+person's when scoring.names finds them one name (`same_name`: equal by letters, where
+capitals, spaces, width, hidden variation selectors and look-alike letters do not count, or
+equal by look, UTS #39's skeleton as typed), the same comparison that keeps two seats of a
+table apart. A spelling is looked up by letters first: "Ilse" finds the person "ilse" before
+one spelled "1lse", whom it only looks like.
 """
 
 from collections.abc import Hashable, Iterable
@@ -29,6 +32,9 @@ REFUSED = {
         "The name {name} contains {char}, a private-use character or noncharacter that other"
         " devices cannot show."
     ),
+    names.NO_LETTER: N_(
+        "The name {name} has no letter, only marks such as {char} that sit on a letter."
+    ),
 }
 
 
@@ -50,15 +56,38 @@ def check_person_name(text: object) -> str:
     name = names.clean(text)
     if not name_key(name):
         raise RosterError(EMPTY)
+    mark = names.lone_mark(name)
+    if mark is not None:
+        raise RosterError(
+            REFUSED[names.NO_LETTER], name=names.shown(name), char=names.char_label(mark)
+        )
     if len(name) > names.MAX_NAME_LENGTH:
         raise RosterError(TOO_LONG, name=names.shown(name), limit=names.MAX_NAME_LENGTH)
     return name
 
 
-def spelling_index(people: Iterable[tuple[Hashable, Iterable[str]]]) -> dict[str, Hashable]:
-    """Comparison key -> person, from each person's spellings (name first, then aliases)."""
-    index: dict[str, Hashable] = {}
+class SpellingIndex:
+    """Who each spelling is: by letters first, then by look (scoring.names' two comparisons)."""
+
+    def __init__(self) -> None:
+        self._by_letters: dict[str, Hashable] = {}
+        self._by_look: dict[str, Hashable] = {}
+
+    def add(self, spelling: str, person: Hashable) -> None:
+        """Let `spelling` find `person`, unless an earlier spelling already takes its keys."""
+        self._by_letters.setdefault(names.same_name_key(spelling), person)
+        self._by_look.setdefault(names.look_key(spelling), person)
+
+    def get(self, name: str) -> Hashable | None:
+        """The person `name` spells, or None."""
+        person = self._by_letters.get(names.same_name_key(name))
+        return person if person is not None else self._by_look.get(names.look_key(name))
+
+
+def spelling_index(people: Iterable[tuple[Hashable, Iterable[str]]]) -> SpellingIndex:
+    """Who each spelling is, from each person's spellings (name first, then aliases)."""
+    index = SpellingIndex()
     for person, spellings in people:
         for spelling in spellings:
-            index.setdefault(name_key(spelling), person)
+            index.add(spelling, person)
     return index

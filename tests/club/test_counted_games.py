@@ -264,6 +264,7 @@ def test_every_table_of_an_upgraded_database_counts(tmp_path, ranked):
         conn = db.get_db()
         conn.execute("DROP TABLE counted_tables")  # as an older companion left it
         conn.execute("DROP TABLE club_tablets")
+        conn.execute("PRAGMA user_version=5")
     upgraded = create_app(settings, instance_path=str(tmp_path))
     newer = play_over_http(device(upgraded, STRANGER), ["Eva", "Fay"], [1, 2])
     with upgraded.app_context():

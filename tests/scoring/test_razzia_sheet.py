@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.errors import InvalidSheet
-from scoring.names import clean, refused_character, same_name_key
+from scoring.names import clean, lone_mark, look_key, refused_character, same_name_key
 from scoring.razzia.cards import (
     BUSINESSES,
     CARD_COUNTS,
@@ -493,10 +493,10 @@ def valid_sheets(draw) -> dict:
             st.text(min_size=1, max_size=6)
             .filter(lambda text: refused_character(text) is None)
             .map(clean)
-            .filter(same_name_key),
+            .filter(lambda name: same_name_key(name) and lone_mark(name) is None),
             min_size=count,
             max_size=count,
-            unique_by=same_name_key,
+            unique_by=(same_name_key, look_key),  # one name when either comparison says so
         )
     )
     players = [{"name": name} for name in names]
