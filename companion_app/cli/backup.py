@@ -85,8 +85,10 @@ def cmd_restore(args: argparse.Namespace) -> int:
     checked = done.checked
     print(
         f"Checked {args.file}: SQLite finds it whole, schema version {checked.schema_version},"
-        f" {checked.tables} table(s) replay to their stored state."
+        f" {checked.tables - len(checked.unreplayable)} table(s) replay to their stored state."
     )
+    for note in checked.unreplayable:
+        print(f"Today's rules no longer replay the old moves of {note}; its stored state stands.")
     for path in done.aside:
         print(f"Kept the previous database aside: {path}")
     print(f"Restored {args.file} as {database}; start the companion again.")

@@ -4,7 +4,9 @@ In order, each refusal a sentence naming what is wrong: SQLite opens it, `PRAGMA
 integrity_check` finds nothing, its schema version (PRAGMA user_version) is one this code
 knows, it has the event log's tables, and every table replays: its setup and active moves,
 applied by the rules again without any snapshot (what Store.replay does, here on any
-connection), give the state stored at its latest version.
+connection), give the state stored at its latest version. What the rules changing between
+releases explains passes (see `_replays`): a database an older release wrote, migrated or
+not, is restored, not refused.
 """
 
 import json
@@ -25,10 +27,12 @@ class BadBackup(Exception):
 
 @dataclass(frozen=True)
 class Checked:
-    """A file that passed: its schema version and how many tables replayed."""
+    """A file that passed: its schema version, its tables, and those today's rules no
+    longer replay (a sentence each; their stored states stand)."""
 
     schema_version: int
     tables: int
+    unreplayable: tuple[str, ...] = ()
 
 
 def check(conn: sqlite3.Connection, name: str) -> Checked:
@@ -45,9 +49,8 @@ def _checked(conn: sqlite3.Connection, name: str) -> Checked:
     version = _schema_version(conn, name)
     _required_tables(conn, name)
     rows = conn.execute("SELECT id, game, setup_json, state_json, version FROM tables").fetchall()
-    for row in rows:
-        _replays(conn, name, row)
-    return Checked(version, len(rows))
+    notes = tuple(note for row in rows if (note := _replays(conn, name, row)) is not None)
+    return Checked(version, len(rows), notes)
 
 
 def _integrity(conn: sqlite3.Connection, name: str) -> None:
@@ -82,23 +85,74 @@ def _required_tables(conn: sqlite3.Connection, name: str) -> None:
         )
 
 
-def _replays(conn: sqlite3.Connection, name: str, head: sqlite3.Row) -> None:
-    """Refuse the file unless the table's moves, replayed, give its stored latest state."""
+def _replays(conn: sqlite3.Connection, name: str, head: sqlite3.Row) -> str | None:
+    """Refuse the file unless the table's moves, replayed, give its stored latest state.
+
+    Two differences come from the rules changing between releases, not from damage, and
+    pass: a replay that is the stored state with keys a later release added, or the same
+    game (equal results and summary, for a game with results); and a log whose old moves
+    today's rules refuse (a RuleError): the app moves on from its snapshots, so the table is
+    only named (the returned sentence), not refused.
+    """
     table_id = head["id"]
+    _complete_log(conn, name, head)
     try:
         rules = get_game(head["game"])
-        replayed = _replay(conn, rules, head)
+        replayed = _normal(_replay(conn, rules, head))
     except RuleError as exc:
-        raise BadBackup(f"{name}: table {table_id} does not replay: {exc}") from None
+        return f"table {table_id} ({head['game']}): {exc}"
     except Exception as exc:  # a log the rules cannot read at all: refuse, never a traceback
         raise BadBackup(
             f"{name}: table {table_id} does not replay ({type(exc).__name__}: {exc})."
         ) from None
-    if _normal(replayed) != _stored_state(conn, head):
+    stored = _stored_state(conn, head)
+    if not (
+        replayed == stored or _grown_from(replayed, stored) or _same_game(rules, replayed, stored)
+    ):
         raise BadBackup(
             f"{name}: table {table_id} does not replay to its stored state at move"
             f" {head['version']}."
         )
+    return None
+
+
+def _complete_log(conn: sqlite3.Connection, name: str, head: sqlite3.Row) -> None:
+    """Refuse a table whose log rows are not exactly 1..version (rows lost or added)."""
+    count, last = conn.execute(
+        "SELECT COUNT(*), COALESCE(MAX(seq), 0) FROM log WHERE table_id = ?", (head["id"],)
+    ).fetchone()
+    if count != head["version"] or last != head["version"]:
+        raise BadBackup(
+            f"{name}: table {head['id']} is at move {head['version']} but its log has"
+            f" {count} row(s), the last {last}."
+        )
+
+
+def _grown_from(today: object, old: object) -> bool:
+    """True if `today` holds everything `old` does, equal, and at most keys besides."""
+    if isinstance(old, dict):
+        return isinstance(today, dict) and all(
+            key in today and _grown_from(today[key], value) for key, value in old.items()
+        )
+    if isinstance(old, list):
+        return (
+            isinstance(today, list)
+            and len(today) == len(old)
+            and all(_grown_from(new, was) for new, was in zip(today, old, strict=True))
+        )
+    return today == old
+
+
+def _same_game(rules, replayed: object, stored: object) -> bool:
+    """True if the two states give the same results and summary (games with results only)."""
+    if not hasattr(rules, "results"):
+        return False
+    try:
+        return _normal(rules.results(replayed)) == _normal(rules.results(stored)) and _normal(
+            rules.summary(replayed)
+        ) == _normal(rules.summary(stored))
+    except Exception:  # a stored state today's rules cannot read: not the same game
+        return False
 
 
 def _replay(conn: sqlite3.Connection, rules, head: sqlite3.Row) -> dict:

@@ -1,11 +1,14 @@
 """Backups (docs/backups.md): `companion backup` under moves, `companion restore` and its checks,
 the instance lock, the automatic backups' rules (an injected clock) and their retention."""
 
+import gzip
 import os
+import shutil
 import sqlite3
 import threading
 import time
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
@@ -268,8 +271,16 @@ def garble_a_page(path):
             ("newer than this companion knows",),
         ),
         (
-            lambda path: tamper(path, "UPDATE log SET move_json = replace(move_json, '1', '2')"),
-            ("does not replay",),
+            lambda path: tamper(path, "UPDATE log SET move_json = json_set(move_json, '$.n', 3)"),
+            ("does not replay to its stored state",),
+        ),
+        (
+            lambda path: tamper(path, "UPDATE log SET move_json = '{' WHERE seq = 2"),
+            ("does not replay (JSONDecodeError",),
+        ),
+        (
+            lambda path: tamper(path, "DELETE FROM log WHERE seq = 3"),
+            ("its log has 5 row(s)",),
         ),
         (
             lambda path: tamper(
@@ -279,7 +290,16 @@ def garble_a_page(path):
         ),
         (lambda path: tamper(path, "DROP TABLE log"), ("not the companion's",)),
     ],
-    ids=["garbled", "not-sqlite", "newer-schema", "move-edited", "snapshot-edited", "no-log"],
+    ids=[
+        "garbled",
+        "not-sqlite",
+        "newer-schema",
+        "move-edited",
+        "move-unreadable",
+        "row-lost",
+        "snapshot-edited",
+        "no-log",
+    ],
 )
 def test_restore_refuses_a_bad_backup(tmp_path, counter, capsys, damage, says):
     """A bad backup: exit 2, a sentence naming what is wrong, the database untouched."""
@@ -296,6 +316,25 @@ def test_restore_refuses_a_bad_backup(tmp_path, counter, capsys, damage, says):
     assert "Traceback" not in err and err.rstrip().endswith("Nothing was changed.")
     assert sorted(os.listdir(instance)) == listing and database(instance).read_bytes() == content
     assert snapshot(app)
+
+
+def test_restore_takes_a_database_an_older_release_wrote(tmp_path, capsys):
+    """A golden database of 4444574 (schema 1): restored, the one table whose old moves today's
+    rules refuse named, the others replayed; the app migrates it and has every table."""
+    packed = Path(__file__).parents[1] / "fixtures" / "golden" / "4444574.sqlite.gz"
+    old = tmp_path / "old.sqlite3"
+    with gzip.open(packed) as source, open(old, "wb") as out:
+        shutil.copyfileobj(source, out)
+    instance = tmp_path / "instance"
+    status, out, err = run_cli(capsys, "restore", "--instance", str(instance), str(old))
+    assert (status, err) == (0, ""), err
+    assert "10 table(s) replay" in out
+    assert "no longer replay the old moves of table 7p8yfym5 (thieves_guild)" in out
+    app = make_app(instance)
+    with app.app_context():
+        assert db.get_db().execute("SELECT COUNT(*) FROM tables").fetchone()[0] == 11
+        assert db.get_db().execute("PRAGMA user_version").fetchone()[0] == db.SCHEMA_VERSION
+    assert len(snapshot(app)) == 10  # one of the eleven was abandoned
 
 
 class Clock:
