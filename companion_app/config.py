@@ -9,6 +9,13 @@ SECRET_KEY_FILE = "secret_key"
 SECRET_KEY_BYTES = 32
 #: Default cap on request bodies (bytes); larger bodies get a 413.
 DEFAULT_MAX_BODY = 64 * 1024
+#: Automatic backups (docs/backups.md): the folder under the instance folder, at most this many
+#: files and bytes kept (the oldest go first; the newest always stays), and the longest gap
+#: between two backups while moves arrive.
+BACKUPS_DIR = "backups"
+DEFAULT_BACKUP_KEEP = 20
+DEFAULT_BACKUP_MAX_BYTES = 200 * 1000 * 1000
+DEFAULT_BACKUP_EVERY_S = 3600
 
 
 class Config:
@@ -40,6 +47,15 @@ class Config:
         #: Requests from this computer (loopback) may change every table, as its owner
         #: could edit the database anyway; "0" makes this computer a plain viewer too.
         self.LOCAL_IS_HOST = os.environ.get("COMPANION_LOCAL_IS_HOST", "1") != "0"
+        #: Automatic backups kept in <instance>/backups: how many files, how many bytes in all.
+        self.BACKUP_KEEP = int(os.environ.get("COMPANION_BACKUP_KEEP", DEFAULT_BACKUP_KEEP))
+        self.BACKUP_MAX_BYTES = int(
+            os.environ.get("COMPANION_BACKUP_MAX_BYTES", DEFAULT_BACKUP_MAX_BYTES)
+        )
+        #: While moves arrive, a backup is taken after a move once the last is this old.
+        self.BACKUP_EVERY_S = float(
+            os.environ.get("COMPANION_BACKUP_EVERY_S", DEFAULT_BACKUP_EVERY_S)
+        )
         self.BABEL_DEFAULT_LOCALE = "en"
         self.LANGUAGES = ("cs", "en")
 

@@ -7,6 +7,7 @@ import signal
 import sys
 from typing import TextIO
 
+from companion_app.cli import backup as backup_cli
 from companion_app.cli.device import add_commands as add_device_commands
 from companion_app.server import jsonio
 from scoring.errors import InvalidSheet
@@ -73,8 +74,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """Serve with uvicorn (never Flask's dev server); run the box's bridge if there is a box."""
     from companion_app.cli import embed
     from companion_app.server import serve
+    from companion_app.store import backup_auto
     from companion_app.store.startup import CannotOpen
 
+    held = backup_cli.hold_instance(args.instance)  # noqa: F841 -- until we return: no restore
     try:
         app = open_app(args.instance, create=True)
     except CannotOpen as exc:
@@ -97,6 +100,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(running[-1].sim.note, flush=True)
 
     _release_long_polls_on_stop(app)
+    backups = backup_auto.start(app)
     try:
         serve.run(
             app, args.host, args.port, lan=args.lan, threads=args.threads, on_bound=start_device
@@ -109,6 +113,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     finally:
         for device in running:
             device.stop()
+        backups.stop()
     return 0
 
 
@@ -219,6 +224,7 @@ def build_parser() -> argparse.ArgumentParser:
     score = commands.add_parser("score", help="score a sheet (SCORESHEETS.md) from FILE or stdin")
     score.add_argument("file", nargs="?", metavar="FILE", help="sheet JSON (default: stdin)")
     score.set_defaults(func=cmd_score)
+    backup_cli.add_commands(commands)
     device = add_device_commands(commands)
     key = device.add_parser("key", help="print the device key a bridge on another computer sends")
     key.add_argument("--instance", help="the companion's folder (database and session key)")

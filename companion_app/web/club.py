@@ -1,8 +1,8 @@
 """The club's pages: people, evenings, seasons and their standings (docs/club.md).
 
-Reads are open like every page; writes (rename, merge, an evening's name, moving a table to
-another evening, a season, counting a table, club tablets) need the organiser
-(server/rights.py, docs/security.md).
+Reads are open like every page but the backups (the organiser's, web/backups.py); writes
+(rename, merge, an evening's name, moving a table to another evening, a season, counting a
+table, club tablets) need the organiser (server/rights.py, docs/security.md).
 """
 
 from fractions import Fraction
@@ -13,7 +13,7 @@ from flask_babel import get_locale
 
 from companion_app.i18n import per_page
 from companion_app.server import rights
-from companion_app.web import club_home, counting, league, people, table_evening
+from companion_app.web import backups, club_home, counting, league, people, table_evening
 
 bp = Blueprint("club", __name__)
 
@@ -54,6 +54,7 @@ bp.add_url_rule("/people/<int:person_id>", "person", people.person)
 bp.add_url_rule("/people/<int:person_id>/rename", "rename", people.rename, methods=["POST"])
 bp.add_url_rule("/people/<int:person_id>/merge", "merge", people.merge, methods=["POST"])
 bp.add_url_rule("/club", "club", club_home.club)
+bp.add_url_rule("/club/backups/<name>", "backup", backups.download)
 bp.add_url_rule("/club/organiser/<key>", "organiser", club_home.organiser, methods=["GET", "POST"])
 bp.add_url_rule("/club/tablets", "new_tablet", club_home.new_tablet, methods=["POST"])
 bp.add_url_rule(

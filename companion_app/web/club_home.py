@@ -18,6 +18,7 @@ from companion_app.results import qr
 from companion_app.server import rights
 from companion_app.store import counted, db
 from companion_app.store import league as stored
+from companion_app.web import backups
 from companion_app.web.league import evening_label
 from companion_app.web.results import public_url
 
@@ -65,6 +66,7 @@ def club(tablet_error: str | None = None):
         "this_tablet": held is not None and counted.tablet_active(conn, held),
         "tablet_error": tablet_error,
         "tablet_name": request.form.get("name", "") if tablet_error else "",
+        "backups": backups.rows(),
     }
     if rights.is_organiser():
         context["tablets"] = _tablet_rows(conn)
