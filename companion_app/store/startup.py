@@ -14,11 +14,11 @@ import sqlite3
 from flask import Flask
 
 from companion_app.config import Config
+from companion_app.store import backup as backups
 from companion_app.store import faults
 
 #: The first 16 bytes of every SQLite database file.
 SQLITE_HEADER = b"SQLite format 3\x00"
-BACKUPS_FOLDER = "backups"
 #: Seconds the write check waits for a running server's write to end.
 BUSY_S = 5.0
 
@@ -110,15 +110,9 @@ def explain(error: BaseException, instance: str, database: str) -> str:
 
 
 def newest_backup(instance: str) -> str | None:
-    """The newest file in the instance's backups folder, or None."""
-    folder = os.path.join(instance, BACKUPS_FOLDER)
-    try:
-        entries = [entry for entry in os.scandir(folder) if entry.is_file()]
-    except OSError:
-        return None
-    if not entries:
-        return None
-    return max(entries, key=lambda entry: (entry.stat().st_mtime, entry.name)).path
+    """The newest backup in the instance's backups folder (never a half-written one), or None."""
+    found = backups.listed(instance)
+    return os.path.join(backups.backups_dir(instance), found[0].name) if found else None
 
 
 def _damaged(database: str, instance: str, finding: str) -> str:
@@ -126,7 +120,7 @@ def _damaged(database: str, instance: str, finding: str) -> str:
     sentence = f"The database {database} is damaged ({finding})."
     backup = newest_backup(instance)
     if backup is None:
-        return sentence + f" There is no backup in {os.path.join(instance, BACKUPS_FOLDER)}."
+        return sentence + f" There is no backup in {backups.backups_dir(instance)}."
     restore = shlex.join(["companion", "restore", "--instance", instance, backup])
     return f"{sentence} The newest backup is {backup}. Restore it with: {restore}"
 

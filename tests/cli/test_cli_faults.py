@@ -82,14 +82,17 @@ def test_device_key_prints_the_key_of_a_used_folder(tmp_path):
 
 
 def test_a_file_that_is_not_a_database_is_refused_with_the_newest_backup(tmp_path):
-    """Garbage in the database file: named, with the newest backup and how to restore it."""
+    """Garbage in the database file: named, with the newest backup (never a half-written one)
+    and how to restore it."""
     instance = used_instance(tmp_path / "instance")
     (instance / DATABASE).write_bytes(b"these bytes were never a database" * 100)
     backups = instance / "backups"
     backups.mkdir()
-    older, newer = backups / "companion-1.sqlite3", backups / "companion-2.sqlite3"
+    older = backups / "companion-2026-01-01-200000-hourly.sqlite3"
+    newer = backups / "companion-2026-01-02-200000-evening.sqlite3"
     older.write_bytes(b"old")
     newer.write_bytes(b"new")
+    (backups / "companion-2026-01-03-200000-manual.sqlite3.partial").write_bytes(b"half")
     os.utime(older, (1_000_000, 1_000_000))
     said = refused(serve(instance), f"The database {instance / DATABASE} is damaged")
     assert f"Restore it with: companion restore --instance {instance} {newer}" in said
