@@ -1,0 +1,130 @@
+"""`companion export` and `companion import`: the whole club as one JSON file (docs/export.md).
+
+Exit status 0: done; 1: imported, but some tables did not replay and were kept aside (named
+on stderr); 2: nothing changed, with a sentence on stderr saying why.
+"""
+
+import argparse
+import os
+import sqlite3
+import sys
+from datetime import date
+
+from flask import Flask
+
+from companion_app.config import Config
+from companion_app.server import jsonio
+from companion_app.store import db
+from companion_app.store import portable as club_file
+from companion_app.store.portable_import import Report, import_club
+from companion_app.store.portable_shape import check_document
+
+EXIT_KEPT_ASIDE = 1
+EXIT_REFUSED = 2
+
+
+def add_commands(commands) -> None:
+    """Add `export` and `import` to the `companion` subcommands."""
+    export = commands.add_parser("export", help="write the whole club to one JSON file")
+    export.add_argument("--instance", help="the companion's folder (default: its usual one)")
+    export.add_argument("file", metavar="FILE", help="the JSON file to write")
+    export.set_defaults(func=cmd_export)
+    into = commands.add_parser("import", help="add a club file's people, tables and seasons")
+    into.add_argument("--instance", help="the companion's folder (created if new)")
+    into.add_argument("file", metavar="FILE", help="a file `companion export` wrote")
+    into.set_defaults(func=cmd_import)
+
+
+def _refuse(message: str) -> int:
+    """Say why on stderr; the exit status for nothing changed."""
+    print(message, file=sys.stderr)
+    return EXIT_REFUSED
+
+
+def _database_path(instance: str | None) -> str:
+    """Where the app would keep its database for this instance folder (nothing is created)."""
+    folder = instance or Flask("companion_app").instance_path
+    return os.path.join(folder, Config().DATABASE)
+
+
+def _app(instance: str | None) -> Flask:
+    """The app on this instance folder (its database opened, created if new)."""
+    from companion_app import create_app
+
+    return create_app(instance_path=instance)
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """Write the club of an instance to FILE."""
+    instance = os.path.abspath(args.instance) if args.instance else None
+    path = _database_path(instance)
+    if not os.path.exists(path):
+        return _refuse(f"There is no companion database at {path}.")
+    try:
+        app = _app(instance)
+        with app.app_context():
+            document = club_file.club_export(db.get_db())
+        club_file.write_json(args.file, document)
+    except OSError as exc:
+        return _refuse(f"Cannot write {args.file}: {exc.strerror or exc}.")
+    except (sqlite3.Error, RuntimeError) as exc:
+        return _refuse(f"Cannot read the database {path}: {exc}.")
+    found = club_file.counts(document)
+    print(
+        f"Exported {found['tables']} tables, {found['people']} people,"
+        f" {found['evenings']} evenings and {found['seasons']} seasons to {args.file}."
+    )
+    return 0
+
+
+def _read(path: str) -> object:
+    """The file's JSON document, or BadFile saying why it cannot be read."""
+    try:
+        with open(path, "rb") as source:
+            raw = source.read()
+    except OSError as exc:
+        raise club_file.BadFile(f"Cannot read {path}: {exc.strerror or exc}.") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise club_file.BadFile(
+            f"{path} is not UTF-8 text: byte 0x{raw[exc.start]:02x} at position {exc.start}."
+        ) from None
+    try:
+        return jsonio.parse(text, path)
+    except jsonio.BadJson as exc:
+        raise club_file.BadFile(str(exc)) from None
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    """Import FILE into an instance; the summary on stdout, tables kept aside on stderr."""
+    instance = os.path.abspath(args.instance) if args.instance else None
+    try:
+        document = check_document(_read(args.file))  # a bad file creates no instance
+        app = _app(instance)
+        with app.app_context():
+            report = import_club(db.get_db(), document, app.instance_path, date.today())
+    except club_file.BadFile as exc:
+        return _refuse(f"Nothing was imported: {exc}")
+    except OSError as exc:
+        where = f" {exc.filename}" if exc.filename else ""
+        return _refuse(f"Nothing was imported: cannot write{where}: {exc.strerror or exc}.")
+    except (sqlite3.Error, RuntimeError) as exc:
+        return _refuse(f"Nothing was imported: the database refused it ({exc}).")
+    for table_id, why in report.kept_aside:
+        print(f"Table {table_id} was kept aside: {why}", file=sys.stderr)
+    print(summary(report))
+    return EXIT_KEPT_ASIDE if report.kept_aside else 0
+
+
+def summary(report: Report) -> str:
+    """One line: what was imported, what was already there, what was kept aside."""
+    line = (
+        f"Imported {report.tables} tables, {report.people} people, {report.evenings} evenings,"
+        f" {report.seasons} seasons; {report.already} already there;"
+        f" {len(report.kept_aside)} kept aside"
+    )
+    if report.kept_aside:
+        ids = ", ".join(table_id for table_id, _ in report.kept_aside)
+        line += f" ({ids}) in {report.rejected_path}"
+    return line + "."
