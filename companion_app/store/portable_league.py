@@ -3,18 +3,15 @@
 An evening is the one of its day (days are unique); an unnamed evening there takes the
 file's name. A season is already there when one has its name and creation moment; a new one
 keeps the file's id when it is free. Names and rules pass the checks the organiser's forms
-use (store/league.py, scoring/league/points.py); a refusal makes the file unusable.
+use (store/league.py, scoring/league/points.py), checked with the file's shape
+(store/portable_shape.py) before anything is written.
 """
 
 import json
 import sqlite3
 from dataclasses import dataclass, field
 
-from companion_app.store import league
-from companion_app.store.portable import BadFile
-from scoring.errors import RuleError
 from scoring.league.points import check_rule
-from scoring.names import check_text
 
 
 @dataclass
@@ -30,7 +27,7 @@ def import_evenings(conn: sqlite3.Connection, evenings: list[dict]) -> Mapped:
     """Match or add every evening of the file, by day."""
     mapped = Mapped()
     for evening in evenings:
-        name = _label(evening.get("name", ""), league.EVENING_NAME, f"Evening {evening['id']}")
+        name = evening.get("name", "")
         row = conn.execute(
             "SELECT id, name FROM evenings WHERE day = ?", (evening["day"],)
         ).fetchone()
@@ -55,31 +52,11 @@ def _insert_evening(conn: sqlite3.Connection, evening: dict, name: str) -> int:
     return int(cursor.lastrowid)
 
 
-def _label(text: str, refusal: str, where: str) -> str:
-    """A clean evening or season name, or BadFile."""
-    try:
-        name = check_text(text, league.LeagueError, refusal)
-    except RuleError as refused:
-        raise BadFile(f"{where}: {refused}") from None
-    if name != text or len(name) > league.MAX_LABEL:
-        raise BadFile(f"{where}'s name is not one the organiser's form would keep.")
-    return name
-
-
 def import_seasons(conn: sqlite3.Connection, seasons: list[dict], evenings: Mapped) -> Mapped:
     """Match or add every season of the file, its evenings mapped."""
     mapped = Mapped()
     for season in seasons:
-        where = f"Season {season['id']}"
-        name = _label(season["name"], league.SEASON_NAME, where)
-        if not name:
-            raise BadFile(f"{where} has no name.")
-        try:
-            rule = check_rule(season.get("rule"))
-        except RuleError as refused:
-            raise BadFile(f"{where}: {refused}") from None
-        if any(each not in evenings.ids for each in season["evenings"]):
-            raise BadFile(f"{where} counts an evening the file does not list.")
+        name, rule = season["name"], check_rule(season["rule"])
         row = conn.execute(
             "SELECT id FROM seasons WHERE name = ? AND created_at = ?",
             (name, season["created_at"]),

@@ -11,7 +11,7 @@ entry becomes a merged entry of the person its keeper matched, found again by it
 import sqlite3
 from dataclasses import dataclass, field
 
-from companion_app.store.portable import BadFile
+from companion_app.store import portable_shape
 from scoring.league.roster import name_key, spelling_index
 
 
@@ -31,7 +31,7 @@ def import_people(conn: sqlite3.Connection, people: list[dict]) -> People:
     index = spelling_index(_spellings(conn))
     mapped = People()
     claimed: set[int] = set()
-    keepers = _keepers(people)
+    keepers = portable_shape.keepers(people)
     for person in people:
         if person["id"] not in keepers:
             target = _match(index, person, claimed)
@@ -61,24 +61,6 @@ def _spellings(conn: sqlite3.Connection) -> list[tuple[int, list[str]]]:
         if row["person_id"] in found:
             found[row["person_id"]].append(row["name"])
     return list(found.items())
-
-
-def _keepers(people: list[dict]) -> dict[int, int]:
-    """Merged entry's id -> the id of the current person it ended up in (chains followed)."""
-    into = {person["id"]: person.get("merged_into") for person in people}
-    keepers: dict[int, int] = {}
-    for person, target in into.items():
-        seen = {person}
-        while target is not None:
-            if target not in into:
-                raise BadFile(f"Person {person} is merged into person {target}, who is not listed.")
-            if target in seen:
-                raise BadFile(f"Person {person} is merged in a circle.")
-            seen.add(target)
-            if into[target] is None:
-                keepers[person] = target
-            target = into[target]
-    return keepers
 
 
 def _match(index: dict, person: dict, claimed: set[int]) -> int | None:

@@ -8,9 +8,12 @@ that table aside (KeptAside), like a game that no longer replays.
 import re
 from datetime import datetime
 
+from companion_app.store import league
 from companion_app.store.portable import FORMAT, VERSION, BadFile
 from scoring.errors import RuleError
+from scoring.league.points import check_rule
 from scoring.league.roster import check_person_name
+from scoring.names import check_text
 
 #: A table id the pages can put in a URL (the store's own ids are 8 of these characters).
 TABLE_ID = re.compile(r"[0-9A-Za-z_-]{1,40}")
@@ -56,9 +59,11 @@ def check_document(document: object) -> dict:
     if not isinstance(document.get("settings", {}), dict):
         raise BadFile('The file\'s "settings" is not an object.')
     _unique([_person(each) for each in document["people"]], "person")
-    _unique([_evening(each) for each in document["evenings"]], "evening")
+    keepers(document["people"])
+    evenings = [_evening(each) for each in document["evenings"]]
+    _unique(evenings, "evening")
     _unique([_evening_day(each) for each in document["evenings"]], "evening day")
-    _unique([_season(each) for each in document["seasons"]], "season")
+    _unique([_season(each, set(evenings)) for each in document["seasons"]], "season")
     _unique([_table_id(each, place) for place, each in enumerate(document["tables"], 1)], "table")
     return document
 
@@ -100,8 +105,7 @@ def _evening(evening: object) -> int:
     """An evening's id, once its fields are checked."""
     if not isinstance(evening, dict) or not is_int(evening.get("id")):
         raise BadFile("An evening in the file has no id.")
-    if not isinstance(evening.get("name", ""), str):
-        raise BadFile(f"Evening {evening['id']}'s name is not text.")
+    _label(evening.get("name", ""), league.EVENING_NAME, f"Evening {evening['id']}")
     return evening["id"]
 
 
@@ -117,16 +121,35 @@ def _evening_day(evening: dict) -> str:
     return day
 
 
-def _season(season: object) -> int:
-    """A season's id, once its fields are checked (its rule and name when it is written)."""
+def _label(text: object, refusal: str, where: str) -> None:
+    """Refuse an evening or season name the organiser's form would not keep as it is."""
+    if not isinstance(text, str):
+        raise BadFile(f"{where}'s name is not text.")
+    try:
+        name = check_text(text, league.LeagueError, refusal)
+    except RuleError as refused:
+        raise BadFile(f"{where}: {refused}") from None
+    if name != text or len(name) > league.MAX_LABEL:
+        raise BadFile(f"{where}'s name is not one the organiser's form would keep.")
+
+
+def _season(season: object, evenings: set[int]) -> int:
+    """A season's id, once its name, rule, creation time and evenings are checked."""
     if not isinstance(season, dict) or not is_int(season.get("id")):
         raise BadFile("A season in the file has no id.")
     where = f"Season {season['id']}"
-    if not isinstance(season.get("name"), str) or not is_moment(season.get("created_at")):
+    _label(season.get("name"), league.SEASON_NAME, where)
+    if not season["name"] or not is_moment(season.get("created_at")):
         raise BadFile(f"{where} has no name or no creation time.")
+    try:
+        check_rule(season.get("rule"))
+    except RuleError as refused:
+        raise BadFile(f"{where}: {refused}") from None
     chosen = season.get("evenings")
     if not isinstance(chosen, list) or not all(is_int(each) for each in chosen):
         raise BadFile(f"{where}'s evenings are not a list of evening ids.")
+    if not set(chosen) <= evenings:
+        raise BadFile(f"{where} counts an evening the file does not list.")
     return season["id"]
 
 
@@ -194,3 +217,21 @@ def _reveal(reveal: object) -> None:
     _need(revealed is None or is_moment(revealed), "a reveal's revealed_at is not a time.")
     for key in ("created_at", "updated_at"):
         _need(is_moment(reveal.get(key)), f"a reveal's {key} is not a time.")
+
+
+def keepers(people: list[dict]) -> dict[int, int]:
+    """Merged entry's id -> the id of the current person it ended up in (chains followed)."""
+    into = {person["id"]: person.get("merged_into") for person in people}
+    found: dict[int, int] = {}
+    for person, target in into.items():
+        seen = {person}
+        while target is not None:
+            if target not in into:
+                raise BadFile(f"Person {person} is merged into person {target}, who is not listed.")
+            if target in seen:
+                raise BadFile(f"Person {person} is merged in a circle.")
+            seen.add(target)
+            if into[target] is None:
+                found[person] = target
+            target = into[target]
+    return found
