@@ -8,8 +8,11 @@ ztroskotanců games on two evenings (one named), a season over both, a person me
 another, an undone move, an abandoned table and a game still in play.
 """
 
+import contextlib
+import io
 import json
 import random
+import shutil
 import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -56,6 +59,19 @@ def play_random(app, game: str, setup: dict, random_move, seed: int) -> str:
     raise AssertionError("the random game did not end")
 
 
+def play_to_a_reveal(app, names: list[str], seed: int) -> str:
+    """A For Sale table played until its players sell at once, one of them locked in; its id."""
+    rng = random.Random(seed)
+    with app.app_context():
+        store = get_store()
+        table = store.create_table("for_sale", {"players": names})
+        while not get_game("for_sale").reveal_seats(table.state):
+            table = store.apply_move(table.id, _fs_move(table.state, rng), table.version)
+        found = reveal.current(table.id)
+        reveal.press(table.id, found.id, found.seats[0])
+        return table.id
+
+
 def with_undo(app, table_id: str) -> None:
     """Undo the table's last move and play it again (the log keeps both)."""
     with app.app_context():
@@ -77,10 +93,15 @@ def build_club(app, monkeypatch) -> dict:
     )
     open_game = play_table(app, names=["Ann", "Cid", "Dee", "Eve"], rounds=1)
     gone = play_table(app, names=["Cid", "Dee", "Eve", "Ann"], rounds=1)
+    selling = play_to_a_reveal(app, ["Dee", "Eve", "Ann"], 5)
     with app.app_context():
         get_store().abandon(gone)
         conn = db.get_db()
         with db.write_transaction(conn):
+            conn.execute(
+                "INSERT INTO settings (key, value_json) VALUES ('device_table', ?)",
+                (json.dumps(selling),),
+            )
             people = {person.name: person.id for person in roster.everyone(conn)}
             roster.merge(conn, people["Bob"], people["Bobby"])
             evenings = sorted(evening.id for evening in league.evenings(conn))
@@ -98,6 +119,7 @@ def build_club(app, monkeypatch) -> dict:
     return {
         "finished": [razzia, for_sale, prodigals],
         "open": open_game,
+        "selling": selling,
         "abandoned": gone,
         "season": season,
     }
@@ -118,6 +140,22 @@ def run(capsys, *argv) -> tuple[int, str, str]:
     status = cli.main(list(argv))
     out, err = capsys.readouterr()
     return status, out, err
+
+
+def every_row(instance: Path) -> dict[str, list[tuple]]:
+    """Every row of every table of the database, sorted (the counter of changes aside)."""
+    conn = sqlite3.connect(instance / "companion.sqlite3")
+    try:
+        names = [
+            row[0]
+            for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            if row[0] not in UNCOMPARED
+        ]
+        found = {name: sorted(conn.execute(f"SELECT * FROM {name}"), key=repr) for name in names}
+    finally:
+        conn.close()
+    found["settings"] = [row for row in found["settings"] if row[0] != "club_generation"]
+    return found
 
 
 def row_counts(instance: Path) -> dict[str, int]:
@@ -162,18 +200,33 @@ def what_matters(app, club: dict) -> dict:
         }
         found["open game"] = get_store().get(club["open"]).state
         found["abandoned"] = get_store().get(club["abandoned"]).abandoned
+        found["reveal"] = reveal.current(club["selling"])
     return found
 
 
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """The club built and exported once for the module: (its ids, its folder, the file)."""
+    folder = tmp_path_factory.mktemp("club")
+    app = fresh_app(folder / "instance")
+    with pytest.MonkeyPatch.context() as patch:
+        club = build_club(app, patch)
+    path = folder / "club.json"
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = cli.main(["export", "--instance", app.instance_path, str(path)])
+    assert (status, err.getvalue()) == (0, "")
+    assert out.getvalue() == f"Exported 6 tables, 5 people, 2 evenings and 1 seasons to {path}.\n"
+    return club, folder / "instance", path
+
+
 @pytest.fixture
-def exported(app, monkeypatch, tmp_path, capsys):
-    """(the club's ids, the export file, the source app) of a club built and exported."""
-    club = build_club(app, monkeypatch)
-    path = tmp_path / "club.json"
-    status, out, err = run(capsys, "export", "--instance", app.instance_path, str(path))
-    assert (status, err) == (0, ""), err
-    assert out == f"Exported 5 tables, 5 people, 2 evenings and 1 seasons to {path}.\n"
-    return club, path, app
+def exported(built, tmp_path):
+    """(the club's ids, a copy of its export file, an app on a copy of its instance)."""
+    club, instance, path = built
+    shutil.copytree(instance, tmp_path / "source")
+    shutil.copy(path, tmp_path / "club.json")
+    return club, tmp_path / "club.json", fresh_app(tmp_path / "source")
 
 
 def test_export_then_import_into_a_fresh_instance_keeps_every_result(exported, tmp_path, capsys):
@@ -184,13 +237,15 @@ def test_export_then_import_into_a_fresh_instance_keeps_every_result(exported, t
     status, out, err = run(capsys, "import", "--instance", str(target), str(path))
     assert (status, err) == (0, ""), err
     assert out == (
-        "Imported 5 tables, 5 people, 2 evenings, 1 seasons; 0 already there; 0 kept aside.\n"
+        "Imported 6 tables, 5 people, 2 evenings, 1 seasons; 0 already there; 0 kept aside.\n"
     )
     before, after = what_matters(source, club), what_matters(fresh_app(target), club)
     assert after.keys() == before.keys()
     for key, value in before.items():
         assert after[key] == value, key
-    assert row_counts(target) == row_counts(Path(source.instance_path))
+    rows, imported = every_row(Path(source.instance_path)), every_row(target)
+    for name, found in rows.items():  # a fresh instance keeps every id: the same rows
+        assert imported[name] == found, name
 
 
 def test_the_merged_person_stays_merged(exported, tmp_path, capsys):
@@ -213,7 +268,7 @@ def test_a_second_import_adds_nothing(exported, tmp_path, capsys):
     status, out, _err = run(capsys, "import", "--instance", str(target), str(path))
     assert status == 0
     assert out == (
-        "Imported 0 tables, 0 people, 0 evenings, 0 seasons; 13 already there; 0 kept aside.\n"
+        "Imported 0 tables, 0 people, 0 evenings, 0 seasons; 14 already there; 0 kept aside.\n"
     )
     assert row_counts(target) == counts
 
@@ -238,7 +293,7 @@ def test_a_taken_table_id_gives_the_imported_table_a_new_one(exported, tmp_path,
             (first, state, "2026-01-01T10:00:00+00:00", "2026-01-01T10:00:00+00:00"),
         )
     status, out, err = run(capsys, "import", "--instance", str(target), str(path))
-    assert (status, err) == (0, "") and out.startswith("Imported 5 tables,")
+    assert (status, err) == (0, "") and out.startswith("Imported 6 tables,")
     moved = fresh_app(target)
     with moved.app_context():
         created = json.loads(path.read_text("utf-8"))["tables"][0]["created_at"]
