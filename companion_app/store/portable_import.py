@@ -82,7 +82,7 @@ def _import_tables(
     for table in tables:
         try:
             replayed = replay(check_table(table))
-            seats = _seats(table, maps.people)
+            seats = _seats(table, replayed, maps.people)
             evening = _evening(table, maps.evenings)
         except KeptAside as why:
             report.kept_aside.append((table["id"], str(why)))
@@ -98,8 +98,11 @@ def _import_tables(
     return ids, rejected
 
 
-def _seats(table: dict, people: People) -> list[int]:
-    """The people here at the table's seats, in seat order."""
+def _seats(table: dict, replayed: Replayed, people: People) -> list[int]:
+    """The people here at the table's seats, in seat order (none: found by name when written)."""
+    players = len(club_sync.seat_names(table["game"], replayed.initial))
+    if table["seats"] and len(table["seats"]) != players:
+        raise KeptAside(f"it lists {len(table['seats'])} seats for {players} players.")
     seats = []
     for seat, person in enumerate(table["seats"], start=1):
         if person not in people.live:

@@ -21,7 +21,7 @@ import pytest
 
 from companion_app import cli, create_app
 from companion_app.club import ratings
-from companion_app.store import db, get_store, league, roster
+from companion_app.store import db, finished, get_store, league, roster
 from companion_app.store import reveals as reveal
 from companion_app.store import tables as store_tables
 from scoring.games import get_game
@@ -328,6 +328,38 @@ def test_a_tampered_game_is_named_and_kept_aside(exported, tmp_path, capsys):
     assert [each["id"] for each in rejected["tables"]] == [for_sale["id"]]
     assert rejected["kept_aside"][0]["id"] == for_sale["id"]
     assert club["finished"][1] == for_sale["id"]
+    again, out_again, _err = run(capsys, "import", "--instance", str(target), str(path))
+    assert again == 1 and out_again.endswith(out.rpartition(" in ")[2])  # the same file
+    assert out_again.startswith("Imported 0 tables,")
+    assert len(list(target.glob("import-rejected-*.json"))) == 1
+
+
+def test_people_already_here_are_found_by_the_rosters_comparison(exported, tmp_path, capsys):
+    _club, path, _source = exported
+    target = tmp_path / "elsewhere"
+    with fresh_app(target).app_context():
+        ann = get_store().create_table("razzia", {"players": ["ANN", "Zed"]}).id
+    status, out, _err = run(capsys, "import", "--instance", str(target), str(path))
+    assert status == 0
+    assert out == (
+        "Imported 6 tables, 4 people, 2 evenings, 1 seasons; 1 already there; 0 kept aside.\n"
+    )
+    with fresh_app(target).app_context():
+        conn = db.get_db()
+        assert sorted(p.name for p in roster.everyone(conn)) == [
+            "ANN",
+            "Bob",
+            "Cid",
+            "Dee",
+            "Eve",
+            "Zed",
+        ]
+        here = roster.seated(conn, ann)[0].id
+        assert roster.find(conn, "Ann") == here
+        assert sorted(play.game for play in finished.plays(conn, person=here)) == [
+            "for_sale",
+            "razzia",
+        ]  # Ann's two finished games count for the ANN who was here
 
 
 def test_a_changed_state_is_kept_aside_too(exported, tmp_path, capsys):
