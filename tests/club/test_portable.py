@@ -395,6 +395,19 @@ def bad_files() -> list[tuple[str, bytes, str]]:
             "Person 1 has a name the roster refuses",
         ),
         (
+            "a merge in a circle",
+            json.dumps(
+                {
+                    **good,
+                    "people": [
+                        {"id": 1, "name": "A", "created_at": "2026-01-01", "merged_into": 2},
+                        {"id": 2, "name": "B", "created_at": "2026-01-01", "merged_into": 1},
+                    ],
+                }
+            ).encode(),
+            "Person 1 is merged in a circle",
+        ),
+        (
             "a season of no evening",
             json.dumps(
                 {
@@ -446,3 +459,40 @@ def test_an_export_that_cannot_be_written_exits_2_and_leaves_no_file(app, tmp_pa
     status, _out, err = run(capsys, "export", "--instance", app.instance_path, str(target))
     assert status == 2 and err.startswith(f"Cannot write {target}: ")
     assert not target.parent.exists()
+
+
+def _undo_of_the_first_move(table: dict) -> None:
+    """An undo appended that names the first move while a later one is the latest."""
+    table["log"].append({**table["log"][-1], "seq": len(table["log"]) + 1, "kind": "undo"})
+    table["log"][-1] |= {"move": None, "undoes": 1}
+
+
+BROKEN_TABLES = {
+    "an unknown game": (lambda t: t.update(game="chess"), "its game 'chess' is not known here."),
+    "a refused setup": (lambda t: t["setup"].update(players=[]), "its setup is refused: "),
+    "no log": (lambda t: t.update(log={}), "its log is not a list."),
+    "a missing entry": (lambda t: t["log"].pop(0), "its log entry 1 is missing."),
+    "a wrong undo": (_undo_of_the_first_move, "undoes 1, not the latest active move."),
+    "a bad time": (lambda t: t.update(created_at="yesterday"), "its created_at is not a time."),
+    "an unlisted person": (lambda t: t["seats"].__setitem__(0, 99), "person 99, whom the file"),
+    "a seat too many": (lambda t: t["seats"].append(t["seats"][0]), "seats for 4 players."),
+    "a bad id": (lambda t: t.update(id="../x"), "its id is not made of letters"),
+    "a bad reveal": (lambda t: t["reveals"].append({"id": "x"}), "a reveal of it has no id."),
+}
+
+
+@pytest.mark.parametrize("case", BROKEN_TABLES)
+def test_a_broken_table_is_kept_aside_and_the_rest_imported(exported, tmp_path, capsys, case):
+    _club, path, _source = exported
+    document = json.loads(path.read_text(encoding="utf-8"))
+    broken = document["tables"][0]  # the finished Razzia! table
+    change, reason = BROKEN_TABLES[case]
+    change(broken)
+    path.write_text(json.dumps(document), encoding="utf-8")
+    target = tmp_path / "elsewhere"
+    status, out, err = run(capsys, "import", "--instance", str(target), str(path))
+    assert status == 1
+    assert err.startswith(f"Table {broken['id']} was kept aside: ") and reason in err
+    assert out.startswith("Imported 5 tables, 5 people, 2 evenings, 1 seasons;")
+    with fresh_app(target).app_context():
+        assert len(get_store().list_tables()) == 4  # the abandoned one is not listed
