@@ -79,14 +79,15 @@ def _import_tables(
     """Import each table: (file id -> id here, the tables kept aside)."""
     ids: dict[str, str] = {}
     rejected: list[dict] = []
-    for table in tables:
+    for given in tables:
         try:
-            replayed = replay(check_table(table))
+            table = check_table(given)
+            replayed = replay(table)
             seats = _seats(table, replayed, maps.people)
             evening = _evening(table, maps.evenings)
         except KeptAside as why:
-            report.kept_aside.append((table["id"], str(why)))
-            rejected.append(table)
+            report.kept_aside.append((given["id"], str(why)))
+            rejected.append(given)
             continue
         found = _same_table(conn, table)
         if found is not None:
@@ -196,7 +197,7 @@ def _write_table(
             ),
         )
         was_finished = row.finished
-    _write_reveals(conn, table_id, table.get("reveals", []))
+    _write_reveals(conn, table_id, table["reveals"])
     return table_id
 
 
@@ -243,7 +244,7 @@ def _write_reveals(conn: sqlite3.Connection, table_id: str, reveals: list[dict])
                 json.dumps(reveal["seats"]),
                 json.dumps(reveal["locked"]),
                 int(reveal["disarmed"]),
-                reveal["revealed_at"],
+                reveal.get("revealed_at"),
                 reveal["created_at"],
                 reveal["updated_at"],
             )

@@ -160,8 +160,13 @@ def _table_id(table: object, place: int) -> str:
     return table["id"]
 
 
+#: A table's keys that may be left out, and what leaving them out means.
+TABLE_DEFAULTS = {"abandoned_at": None, "evening": None, "reveals": []}
+
+
 def check_table(table: dict) -> dict:
-    """The table if every field has its shape, else KeptAside saying which does not."""
+    """The table (its optional keys filled in) if every field has its shape, else KeptAside."""
+    table = {**TABLE_DEFAULTS, **table}
     if not TABLE_ID.fullmatch(table["id"]):
         raise KeptAside("its id is not made of letters, digits, - and _ (at most 40).")
     _need(isinstance(table.get("game"), str), "it names no game.")
@@ -171,16 +176,16 @@ def check_table(table: dict) -> dict:
         _need(is_moment(table.get(key)), f"its {key} is not a time.")
     _need(is_int(table.get("version")), "its version is not a whole number.")
     _need(isinstance(table.get("finished"), bool), "its finished flag is not true or false.")
-    abandoned = table.get("abandoned_at")
+    abandoned = table["abandoned_at"]
     _need(abandoned is None or is_moment(abandoned), "its abandoned_at is not a time.")
-    _need(table.get("evening") is None or is_int(table["evening"]), "its evening is not an id.")
+    _need(table["evening"] is None or is_int(table["evening"]), "its evening is not an id.")
     seats = table.get("seats")
     _need(isinstance(seats, list) and all(map(is_int, seats)), "its seats are not person ids.")
     log = table.get("log")
     _need(isinstance(log, list), "its log is not a list.")
     for seq, entry in enumerate(log, start=1):
         _log_entry(entry, seq)
-    reveals = table.get("reveals", [])
+    reveals = table["reveals"]
     _need(isinstance(reveals, list), "its reveals are not a list.")
     for reveal in reveals:
         _reveal(reveal)
