@@ -17,7 +17,7 @@ from companion_app.server import jsonio
 from companion_app.store import db
 from companion_app.store import portable as club_file
 from companion_app.store.portable_import import Report, import_club
-from companion_app.store.portable_shape import check_document
+from companion_app.store.portable_shape import TABLE_ID, check_document
 
 EXIT_KEPT_ASIDE = 1
 EXIT_REFUSED = 2
@@ -112,9 +112,15 @@ def cmd_import(args: argparse.Namespace) -> int:
     except (sqlite3.Error, RuntimeError) as exc:
         return _refuse(f"Nothing was imported: the database refused it ({exc}).")
     for table_id, why in report.kept_aside:
-        print(f"Table {table_id} was kept aside: {why}", file=sys.stderr)
+        print(f"Table {shown_id(table_id)} was kept aside: {why}", file=sys.stderr)
     print(summary(report))
     return EXIT_KEPT_ASIDE if report.kept_aside else 0
+
+
+def shown_id(table_id: str) -> str:
+    """A table id as printed: as it is, or quoted and escaped when it is not a plain id (a
+    file's id could hold terminal control characters)."""
+    return table_id if TABLE_ID.fullmatch(table_id) else ascii(table_id[:40])
 
 
 def summary(report: Report) -> str:
@@ -125,6 +131,6 @@ def summary(report: Report) -> str:
         f" {len(report.kept_aside)} kept aside"
     )
     if report.kept_aside:
-        ids = ", ".join(table_id for table_id, _ in report.kept_aside)
+        ids = ", ".join(shown_id(table_id) for table_id, _ in report.kept_aside)
         line += f" ({ids}) in {report.rejected_path}"
     return line + "."

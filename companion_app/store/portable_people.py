@@ -2,7 +2,7 @@
 
 An exported person is the roster's person their name spells (the roster's own comparison,
 `scoring.league.roster.name_key`: capitals, spaces, width and look-alike letters do not
-count), else the one one of their other spellings finds, else a new person, who keeps the
+count), else the one another of their spellings finds, else a new person, who keeps the
 file's id when it is free. Two exported people never become one: a roster person already
 matched is not matched again (an old database may hold two people of one spelling). A merged
 entry becomes a merged entry of the person its keeper matched, found again by its name.

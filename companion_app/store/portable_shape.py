@@ -50,7 +50,7 @@ def check_document(document: object) -> dict:
         raise BadFile(f'The file is not a companion club export: its format is not "{FORMAT}".')
     if document.get("version") != VERSION:
         raise BadFile(
-            f"The file is version {str(document.get('version'))[:20]} of the club format;"
+            f"The file is version {ascii(document.get('version'))[:20]} of the club format;"
             f" this companion reads version {VERSION}."
         )
     for key in LISTS:

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from companion_app import cli, create_app
+from companion_app.cli.portable import shown_id
 from companion_app.club import ratings
 from companion_app.store import db, finished, get_store, league, roster
 from companion_app.store import reveals as reveal
@@ -476,7 +477,7 @@ BROKEN_TABLES = {
     "a bad time": (lambda t: t.update(created_at="yesterday"), "its created_at is not a time."),
     "an unlisted person": (lambda t: t["seats"].__setitem__(0, 99), "person 99, whom the file"),
     "a seat too many": (lambda t: t["seats"].append(t["seats"][0]), "seats for 4 players."),
-    "a bad id": (lambda t: t.update(id="../x"), "its id is not made of letters"),
+    "a bad id": (lambda t: t.update(id="../\x1b[2J"), "its id is not made of letters"),
     "a bad reveal": (lambda t: t["reveals"].append({"id": "x"}), "a reveal of it has no id."),
 }
 
@@ -492,7 +493,22 @@ def test_a_broken_table_is_kept_aside_and_the_rest_imported(exported, tmp_path, 
     target = tmp_path / "elsewhere"
     status, out, err = run(capsys, "import", "--instance", str(target), str(path))
     assert status == 1
-    assert err.startswith(f"Table {broken['id']} was kept aside: ") and reason in err
+    assert err.startswith(f"Table {shown_id(broken['id'])} was kept aside: ") and reason in err
+    assert "\x1b" not in out + err  # a file's control characters never reach the terminal
     assert out.startswith("Imported 5 tables, 5 people, 2 evenings, 1 seasons;")
     with fresh_app(target).app_context():
         assert len(get_store().list_tables()) == 4  # the abandoned one is not listed
+
+
+def test_a_table_without_seats_finds_its_people_by_name(exported, tmp_path, capsys):
+    club, path, _source = exported
+    document = json.loads(path.read_text(encoding="utf-8"))
+    razzia = document["tables"][0]
+    razzia["seats"] = []  # as an older companion that had no roster could have written it
+    path.write_text(json.dumps(document), encoding="utf-8")
+    target = tmp_path / "elsewhere"
+    status, _out, err = run(capsys, "import", "--instance", str(target), str(path))
+    assert (status, err) == (0, "")
+    with fresh_app(target).app_context():
+        seated = [person.name for person in roster.seated(db.get_db(), club["finished"][0])]
+    assert seated == ["Ann", "Bob", "Cid", "Dee"]  # Bobby's seat is Bob's: the merged spelling
