@@ -70,10 +70,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     except (sqlite3.Error, RuntimeError) as exc:
         return _refuse(f"Cannot read the database {path}: {exc}.")
     found = club_file.counts(document)
-    print(
-        f"Exported {found['tables']} tables, {found['people']} people,"
-        f" {found['evenings']} evenings and {found['seasons']} seasons to {args.file}."
+    tables, people, evenings, seasons = (
+        counted(found[kind], kind) for kind in ("tables", "people", "evenings", "seasons")
     )
+    print(f"Exported {tables}, {people}, {evenings} and {seasons} to {args.file}.")
     return 0
 
 
@@ -117,6 +117,15 @@ def cmd_import(args: argparse.Namespace) -> int:
     return EXIT_KEPT_ASIDE if report.kept_aside else 0
 
 
+#: The one of each counted kind, for "1 table" rather than "1 tables".
+SINGULAR = {"tables": "table", "people": "person", "evenings": "evening", "seasons": "season"}
+
+
+def counted(number: int, kind: str) -> str:
+    """`number` and the kind, singular for one ("1 person", "2 people")."""
+    return f"{number} {SINGULAR[kind] if number == 1 else kind}"
+
+
 def shown_id(table_id: str) -> str:
     """A table id as printed: as it is, or quoted and escaped when it is not a plain id (a
     file's id could hold terminal control characters)."""
@@ -126,9 +135,9 @@ def shown_id(table_id: str) -> str:
 def summary(report: Report) -> str:
     """One line: what was imported, what was already there, what was kept aside."""
     line = (
-        f"Imported {report.tables} tables, {report.people} people, {report.evenings} evenings,"
-        f" {report.seasons} seasons; {report.already} already there;"
-        f" {len(report.kept_aside)} kept aside"
+        f"Imported {counted(report.tables, 'tables')}, {counted(report.people, 'people')},"
+        f" {counted(report.evenings, 'evenings')}, {counted(report.seasons, 'seasons')};"
+        f" {report.already} already there; {len(report.kept_aside)} kept aside"
     )
     if report.kept_aside:
         ids = ", ".join(shown_id(table_id) for table_id, _ in report.kept_aside)

@@ -217,7 +217,7 @@ def built(tmp_path_factory):
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         status = cli.main(["export", "--instance", app.instance_path, str(path)])
     assert (status, err.getvalue()) == (0, "")
-    assert out.getvalue() == f"Exported 6 tables, 5 people, 2 evenings and 1 seasons to {path}.\n"
+    assert out.getvalue() == f"Exported 6 tables, 5 people, 2 evenings and 1 season to {path}.\n"
     return club, folder / "instance", path
 
 
@@ -238,7 +238,7 @@ def test_export_then_import_into_a_fresh_instance_keeps_every_result(exported, t
     status, out, err = run(capsys, "import", "--instance", str(target), str(path))
     assert (status, err) == (0, ""), err
     assert out == (
-        "Imported 6 tables, 5 people, 2 evenings, 1 seasons; 0 already there; 0 kept aside.\n"
+        "Imported 6 tables, 5 people, 2 evenings, 1 season; 0 already there; 0 kept aside.\n"
     )
     before, after = what_matters(source, club), what_matters(fresh_app(target), club)
     assert after.keys() == before.keys()
@@ -343,7 +343,7 @@ def test_people_already_here_are_found_by_the_rosters_comparison(exported, tmp_p
     status, out, _err = run(capsys, "import", "--instance", str(target), str(path))
     assert status == 0
     assert out == (
-        "Imported 6 tables, 4 people, 2 evenings, 1 seasons; 1 already there; 0 kept aside.\n"
+        "Imported 6 tables, 4 people, 2 evenings, 1 season; 1 already there; 0 kept aside.\n"
     )
     with fresh_app(target).app_context():
         conn = db.get_db()
@@ -495,7 +495,7 @@ def test_a_broken_table_is_kept_aside_and_the_rest_imported(exported, tmp_path, 
     assert status == 1
     assert err.startswith(f"Table {shown_id(broken['id'])} was kept aside: ") and reason in err
     assert "\x1b" not in out + err  # a file's control characters never reach the terminal
-    assert out.startswith("Imported 5 tables, 5 people, 2 evenings, 1 seasons;")
+    assert out.startswith("Imported 5 tables, 5 people, 2 evenings, 1 season;")
     with fresh_app(target).app_context():
         assert len(get_store().list_tables()) == 4  # the abandoned one is not listed
 
