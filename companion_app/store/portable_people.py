@@ -1,9 +1,9 @@
 """People of an imported club matched to the roster, so nobody is doubled.
 
 An exported person is the roster's person their name spells (the roster's own comparison,
-`scoring.league.roster.name_key`: capitals, spaces, width and look-alike letters do not
-count), else the one another of their spellings finds, else a new person, who keeps the
-file's id when it is free. Two exported people never become one: a roster person already
+`scoring.league.roster.spelling_index`: by letters, where capitals, spaces, width and
+look-alike letters do not count, then by look), else the one another of their spellings
+finds, else a new person, who keeps the file's id when it is free. Two exported people never become one: a roster person already
 matched is not matched again (an old database may hold two people of one spelling). A merged
 entry becomes a merged entry of the person its keeper matched, found again by its name.
 """
@@ -12,7 +12,8 @@ import sqlite3
 from dataclasses import dataclass, field
 
 from companion_app.store import portable_shape
-from scoring.league.roster import name_key, spelling_index
+from scoring.league.roster import SpellingIndex, spelling_index
+from scoring.names import same_name
 
 
 @dataclass
@@ -37,7 +38,7 @@ def import_people(conn: sqlite3.Connection, people: list[dict]) -> People:
             target = _match(index, person, claimed)
             if target is None:
                 target = _insert(conn, person, None)
-                index.setdefault(name_key(person["name"]), target)
+                index.add(person["name"], target)
                 mapped.added += 1
             else:
                 mapped.found += 1
@@ -63,13 +64,13 @@ def _spellings(conn: sqlite3.Connection) -> list[tuple[int, list[str]]]:
     return list(found.items())
 
 
-def _match(index: dict, person: dict, claimed: set[int]) -> int | None:
+def _match(index: SpellingIndex, person: dict, claimed: set[int]) -> int | None:
     """The roster person this exported person is: by name, else by another spelling."""
-    by_name = index.get(name_key(person["name"]))
+    by_name = index.get(person["name"])
     if by_name is not None:
         return None if by_name in claimed else by_name
     for alias in person.get("aliases", []):
-        found = index.get(name_key(alias))
+        found = index.get(alias)
         if found is not None and found not in claimed:
             return found
     return None
@@ -85,21 +86,22 @@ def _insert(conn: sqlite3.Connection, person: dict, merged_into: int | None) -> 
     return int(cursor.lastrowid)
 
 
-def _add_aliases(conn: sqlite3.Connection, index: dict, target: int, aliases: list[str]) -> None:
+def _add_aliases(
+    conn: sqlite3.Connection, index: SpellingIndex, target: int, aliases: list[str]
+) -> None:
     """Give the person the other spellings that find nobody yet."""
     for alias in aliases:
-        key = name_key(alias)
-        if key not in index:
+        if index.get(alias) is None:
             conn.execute(
                 "INSERT INTO person_aliases (person_id, name) VALUES (?, ?)", (target, alias)
             )
-            index[key] = target
+            index.add(alias, target)
 
 
 def _merged_entry(conn: sqlite3.Connection, person: dict, keeper: int) -> int:
     """The roster's merged entry of this name under `keeper`, added if it has none."""
     rows = conn.execute("SELECT id, name FROM people WHERE merged_into = ?", (keeper,))
     for row in rows.fetchall():
-        if name_key(row["name"]) == name_key(person["name"]):
+        if same_name(row["name"], person["name"]):
             return int(row["id"])
     return _insert(conn, person, keeper)
