@@ -3,9 +3,10 @@
 An exported person is the roster's person their name spells (the roster's own comparison,
 `scoring.league.roster.spelling_index`: by letters, where capitals, spaces, width and
 look-alike letters do not count, then by look), else the one another of their spellings
-finds, else a new person, who keeps the file's id when it is free. Two exported people never become one: a roster person already
-matched is not matched again (an old database may hold two people of one spelling). A merged
-entry becomes a merged entry of the person its keeper matched, found again by its name.
+finds, else a new person, who keeps the file's id when it is free. Two exported people never
+become one: a roster person already matched is not matched again (an old database may hold
+two people of one spelling). A merged entry becomes a merged entry of the person its keeper
+matched, found again by its name.
 """
 
 import sqlite3
