@@ -226,7 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("file", nargs="?", metavar="FILE", help="sheet JSON (default: stdin)")
     score.set_defaults(func=cmd_score)
     backup_cli.add_commands(commands)
-    add_portable_commands(commands)
+    add_portable_commands(commands, open_app)
     device = add_device_commands(commands)
     key = device.add_parser("key", help="print the device key a bridge on another computer sends")
     key.add_argument("--instance", help="the companion's folder (database and session key)")

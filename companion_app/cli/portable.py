@@ -8,31 +8,34 @@ import argparse
 import os
 import sqlite3
 import sys
+from collections.abc import Callable
 from datetime import date
 
 from flask import Flask
 
-from companion_app.config import Config
 from companion_app.server import jsonio
-from companion_app.store import db
+from companion_app.store import db, faults, startup
 from companion_app.store import portable as club_file
 from companion_app.store.portable_import import Report, import_club
 from companion_app.store.portable_shape import TABLE_ID, check_document
 
 EXIT_KEPT_ASIDE = 1
 EXIT_REFUSED = 2
+#: `companion`'s opener of an instance after its start-up checks (cli.open_app): passed in,
+#: since this module cannot import the package that imports it.
+Opener = Callable[..., Flask]
 
 
-def add_commands(commands) -> None:
+def add_commands(commands, open_app: Opener) -> None:
     """Add `export` and `import` to the `companion` subcommands."""
     export = commands.add_parser("export", help="write the whole club to one JSON file")
     export.add_argument("--instance", help="the companion's folder (default: its usual one)")
     export.add_argument("file", metavar="FILE", help="the JSON file to write")
-    export.set_defaults(func=cmd_export)
+    export.set_defaults(func=cmd_export, open_app=open_app)
     into = commands.add_parser("import", help="add a club file's people, tables and seasons")
     into.add_argument("--instance", help="the companion's folder (created if new)")
     into.add_argument("file", metavar="FILE", help="a file `companion export` wrote")
-    into.set_defaults(func=cmd_import)
+    into.set_defaults(func=cmd_import, open_app=open_app)
 
 
 def _refuse(message: str) -> int:
@@ -41,34 +44,24 @@ def _refuse(message: str) -> int:
     return EXIT_REFUSED
 
 
-def _database_path(instance: str | None) -> str:
-    """Where the app would keep its database for this instance folder (nothing is created)."""
-    folder = instance or Flask("companion_app").instance_path
-    return os.path.join(folder, Config().DATABASE)
-
-
-def _app(instance: str | None) -> Flask:
-    """The app on this instance folder (its database opened, created if new)."""
-    from companion_app import create_app
-
-    return create_app(instance_path=instance)
-
-
 def cmd_export(args: argparse.Namespace) -> int:
     """Write the club of an instance to FILE."""
-    instance = os.path.abspath(args.instance) if args.instance else None
-    path = _database_path(instance)
-    if not os.path.exists(path):
-        return _refuse(f"There is no companion database at {path}.")
+    folder = os.path.abspath(args.instance) if args.instance else startup.default_instance()
+    database = startup.database_file(folder)
+    if not os.path.isfile(database):  # opening would make an empty one
+        return _refuse(f"There is no companion database at {database}.")
     try:
-        app = _app(instance)
+        app = args.open_app(folder, create=False)
         with app.app_context():
             document = club_file.club_export(db.get_db())
+    except startup.CannotOpen as exc:
+        return _refuse(str(exc))
+    except sqlite3.Error as exc:
+        return _refuse(f"Cannot read the database {database}: {exc}.")
+    try:
         club_file.write_json(args.file, document)
     except OSError as exc:
         return _refuse(f"Cannot write {args.file}: {exc.strerror or exc}.")
-    except (sqlite3.Error, RuntimeError) as exc:
-        return _refuse(f"Cannot read the database {path}: {exc}.")
     found = club_file.counts(document)
     tables, people, evenings, seasons = (
         counted(found[kind], kind) for kind in ("tables", "people", "evenings", "seasons")
@@ -98,18 +91,17 @@ def _read(path: str) -> object:
 
 def cmd_import(args: argparse.Namespace) -> int:
     """Import FILE into an instance; the summary on stdout, tables kept aside on stderr."""
-    instance = os.path.abspath(args.instance) if args.instance else None
     try:
         document = check_document(_read(args.file))  # a bad file creates no instance
-        app = _app(instance)
+        app = args.open_app(args.instance, create=True)
         with app.app_context():
             report = import_club(db.get_db(), document, app.instance_path, date.today())
-    except club_file.BadFile as exc:
+    except (club_file.BadFile, startup.CannotOpen, faults.StorageFault) as exc:
         return _refuse(f"Nothing was imported: {exc}")
     except OSError as exc:
         where = f" {exc.filename}" if exc.filename else ""
         return _refuse(f"Nothing was imported: cannot write{where}: {exc.strerror or exc}.")
-    except (sqlite3.Error, RuntimeError) as exc:
+    except sqlite3.Error as exc:
         return _refuse(f"Nothing was imported: the database refused it ({exc}).")
     for table_id, why in report.kept_aside:
         print(f"Table {shown_id(table_id)} was kept aside: {why}", file=sys.stderr)

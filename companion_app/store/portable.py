@@ -2,11 +2,12 @@
 `portable_import`.
 
 Everything that cannot be derived is exported: people (their other spellings, merged entries),
-evenings, seasons, and each table's setup, its whole log (moves and undos in order), its
-state at the head (so an import can check its replay), seats, evening, reveals and whether it
-was abandoned. What the store derives from these (log snapshots, finished games' placings,
-the club's generation) is left out: an import rebuilds it by replaying every game. The order
-is stable (ids, days, creation times), so two exports of one database are the same bytes.
+evenings, seasons, club tablets, and each table's setup, its whole log (moves and undos in
+order), its state at the head (so an import can check its replay), seats, evening, whether
+its game counts and why, reveals and whether it was abandoned. What the store derives from
+these (log snapshots, finished games' placings, the club's generation) is left out: an import
+rebuilds it by replaying every game. The order is stable (ids, days, creation times), so two
+exports of one database are the same bytes.
 """
 
 import contextlib
@@ -42,6 +43,7 @@ def club_export(conn: sqlite3.Connection) -> dict:
             "people": _people(conn),
             "evenings": _evenings(conn),
             "seasons": _seasons(conn),
+            "club_tablets": _tablets(conn),
             "tables": _tables(conn),
             "settings": _settings(conn),
         }
@@ -93,11 +95,21 @@ def _seasons(conn: sqlite3.Connection) -> list[dict]:
     ]
 
 
+def _tablets(conn: sqlite3.Connection) -> list[dict]:
+    """Every club tablet the organiser let in (revoked ones too), by id."""
+    rows = conn.execute(
+        "SELECT id, name, created_at, taken_at, revoked_at FROM club_tablets ORDER BY id"
+    )
+    return [dict(row) for row in rows]
+
+
 _TABLES_SQL = (
     "SELECT tables.id, game, setup_json, version, finished, tables.created_at,"
-    " tables.updated_at, abandoned_tables.abandoned_at, table_evenings.evening_id"
+    " tables.updated_at, abandoned_tables.abandoned_at, table_evenings.evening_id,"
+    " counted_tables.how, counted_tables.tablet_id, counted_tables.at AS counted_at"
     " FROM tables LEFT JOIN abandoned_tables ON abandoned_tables.table_id = tables.id"
     " LEFT JOIN table_evenings ON table_evenings.table_id = tables.id"
+    " LEFT JOIN counted_tables ON counted_tables.table_id = tables.id"
     " ORDER BY tables.created_at, tables.id"
 )
 
@@ -134,11 +146,19 @@ def _table(conn: sqlite3.Connection, row: sqlite3.Row) -> dict:
         "finished": bool(row["finished"]),
         "abandoned_at": row["abandoned_at"],
         "evening": row["evening_id"],
+        "counted": _counted(row),
         "seats": [seat["person_id"] for seat in seats],
         "log": [_entry(entry) for entry in log],
         "state": stored_json.loads(head_state),
         "reveals": _reveals(conn, table_id),
     }
+
+
+def _counted(row: sqlite3.Row) -> dict | None:
+    """Why the club stands behind a table's game (store/counted.py), or None: it does not."""
+    if row["how"] is None:
+        return None
+    return {"how": row["how"], "tablet": row["tablet_id"], "at": row["counted_at"]}
 
 
 def _entry(row: sqlite3.Row) -> dict:

@@ -1,13 +1,14 @@
 """Importing a club document (store/portable.py) into this database, in one transaction.
 
-People, evenings and seasons are matched to what is there or added (portable_people,
-portable_league). Every table is replayed through the rules (portable_replay) and written as
-the store would have written it move by move: its snapshots, and its finished game's placings
-and end moment rebuilt by `club_sync.follow_state` at each logged moment, never copied. A
-table already here (same creation moment, game and setup) is left as it is, so a second
-import of one file adds nothing; a table whose id another table has gets a new id. A table
-that does not replay is kept aside in `<instance>/import-rejected-<date>.json`, never
-changed; any other fault (BadFile, a database error) rolls everything back.
+People, evenings, seasons and club tablets are matched to what is there or added
+(portable_people, portable_league, portable_counted). Every table is replayed through the
+rules (portable_replay) and written as the store would have written it move by move: its
+snapshots, and its finished game's placings and end moment rebuilt by
+`club_sync.follow_state` at each logged moment, never copied. A table already here (same
+creation moment, game and setup) is left as it is, so a second import of one file adds
+nothing; a table whose id another table has gets a new id. A table that does not replay is
+kept aside in `<instance>/import-rejected-<date>.json`, never changed; any other fault
+(BadFile, a database error) rolls everything back.
 """
 
 import json
@@ -19,6 +20,7 @@ from datetime import date, datetime
 
 from companion_app.store import club_sync, db, finished, league, roster
 from companion_app.store.portable import KEPT_SETTINGS, canonical, write_json
+from companion_app.store.portable_counted import import_tablets, tablet_of, write_counted
 from companion_app.store.portable_league import Mapped, import_evenings, import_seasons
 from companion_app.store.portable_people import People, import_people
 from companion_app.store.portable_replay import Replayed, replay
@@ -44,10 +46,20 @@ class Report:
 
 @dataclass
 class _Maps:
-    """The file's ids of people and evenings mapped to ids here."""
+    """The file's ids of people, evenings and club tablets mapped to ids here."""
 
     people: People
     evenings: Mapped
+    tablets: Mapped
+
+
+@dataclass(frozen=True)
+class _Links:
+    """A table's rows here beside its own: the people at its seats, its evening, its tablet."""
+
+    seats: list[int]
+    evening: int | None
+    tablet: int | None
 
 
 def import_club(conn: sqlite3.Connection, document: object, instance: str, today: date) -> Report:
@@ -56,7 +68,9 @@ def import_club(conn: sqlite3.Connection, document: object, instance: str, today
     report = Report()
     with db.write_transaction(conn):
         maps = _Maps(
-            import_people(conn, document["people"]), import_evenings(conn, document["evenings"])
+            import_people(conn, document["people"]),
+            import_evenings(conn, document["evenings"]),
+            import_tablets(conn, document.get("club_tablets", [])),
         )
         seasons = import_seasons(conn, document["seasons"], maps.evenings)
         report.people, report.evenings, report.seasons = (
@@ -83,8 +97,11 @@ def _import_tables(
         try:
             table = check_table(given)
             replayed = replay(table)
-            seats = _seats(table, replayed, maps.people)
-            evening = _evening(table, maps.evenings)
+            links = _Links(
+                _seats(table, replayed, maps.people),
+                _evening(table, maps.evenings),
+                tablet_of(table["counted"], maps.tablets),
+            )
         except KeptAside as why:
             report.kept_aside.append((given["id"], str(why)))
             rejected.append(given)
@@ -94,7 +111,7 @@ def _import_tables(
             ids[table["id"]] = found
             report.already += 1
             continue
-        ids[table["id"]] = _write_table(conn, table, replayed, seats, evening)
+        ids[table["id"]] = _write_table(conn, table, replayed, links)
         report.tables += 1
     return ids, rejected
 
@@ -151,13 +168,7 @@ def _dumps(value: object) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-def _write_table(
-    conn: sqlite3.Connection,
-    table: dict,
-    replayed: Replayed,
-    seats: list[int],
-    evening: int | None,
-) -> str:
+def _write_table(conn: sqlite3.Connection, table: dict, replayed: Replayed, links: _Links) -> str:
     """Write a replayed table as the store would have, move by move; its id here."""
     table_id = _free_id(conn, table["id"])
     game, created = table["game"], table["created_at"]
@@ -175,7 +186,8 @@ def _write_table(
             table["updated_at"],
         ),
     )
-    _place(conn, table_id, table, seats, evening)
+    _place(conn, table_id, table, links)
+    write_counted(conn, table_id, table["counted"], links.tablet)
     club_sync.follow_state(conn, table_id, game, replayed.initial, created)
     was_finished = replayed.initial_finished
     for row in replayed.rows:
@@ -201,23 +213,22 @@ def _write_table(
     return table_id
 
 
-def _place(
-    conn: sqlite3.Connection, table_id: str, table: dict, seats: list[int], evening: int | None
-) -> None:
+def _place(conn: sqlite3.Connection, table_id: str, table: dict, links: _Links) -> None:
     """The table's seats, evening and abandonment."""
-    if seats:
+    if links.seats:
         conn.executemany(
             "INSERT INTO seats (table_id, seat, person_id) VALUES (?, ?, ?)",
-            [(table_id, seat, person) for seat, person in enumerate(seats)],
+            [(table_id, seat, person) for seat, person in enumerate(links.seats)],
         )
     else:  # a file from an older companion without seats: its names find their people
         names = club_sync.seat_names(table["game"], _state(conn, table_id))
         roster.seat_people(conn, table_id, names, table["created_at"], strict=False)
-    if evening is None:
+    if links.evening is None:
         league.assign_evening(conn, table_id, datetime.fromisoformat(table["created_at"]))
     else:
         conn.execute(
-            "INSERT INTO table_evenings (table_id, evening_id) VALUES (?, ?)", (table_id, evening)
+            "INSERT INTO table_evenings (table_id, evening_id) VALUES (?, ?)",
+            (table_id, links.evening),
         )
     if table["abandoned_at"] is not None:
         conn.execute(

@@ -8,7 +8,7 @@ that table aside (KeptAside), like a game that no longer replays.
 import re
 from datetime import datetime
 
-from companion_app.store import league
+from companion_app.store import counted, league
 from companion_app.store.portable import FORMAT, VERSION, BadFile
 from scoring.errors import RuleError
 from scoring.league.points import check_rule
@@ -58,6 +58,9 @@ def check_document(document: object) -> dict:
             raise BadFile(f'The file has no list of "{key}".')
     if not isinstance(document.get("settings", {}), dict):
         raise BadFile('The file\'s "settings" is not an object.')
+    if not isinstance(document.get("club_tablets", []), list):
+        raise BadFile('The file\'s "club_tablets" is not a list.')
+    _unique([_tablet(each) for each in document.get("club_tablets", [])], "club tablet")
     _unique([_person(each) for each in document["people"]], "person")
     keepers(document["people"])
     evenings = [_evening(each) for each in document["evenings"]]
@@ -153,6 +156,30 @@ def _season(season: object, evenings: set[int]) -> int:
     return season["id"]
 
 
+def _tablet(tablet: object) -> int:
+    """A club tablet's id, once its name and times are checked."""
+    if not isinstance(tablet, dict) or not is_int(tablet.get("id")):
+        raise BadFile("A club tablet in the file has no id.")
+    where = f"Club tablet {tablet['id']}"
+    name = tablet.get("name")
+    try:
+        clean = (
+            check_text(name, counted.CountError, counted.TABLET_NAME)
+            if isinstance(name, str)
+            else None
+        )
+    except RuleError as refused:
+        raise BadFile(f"{where}: {refused}") from None
+    if clean != name or len(name) > counted.MAX_TABLET_NAME:
+        raise BadFile(f"{where}'s name is not one the organiser's form would keep.")
+    if not is_moment(tablet.get("created_at")):
+        raise BadFile(f"{where} has no creation time.")
+    for key in ("taken_at", "revoked_at"):
+        if tablet.get(key) is not None and not is_moment(tablet[key]):
+            raise BadFile(f"{where}'s {key} is not a time.")
+    return tablet["id"]
+
+
 def _table_id(table: object, place: int) -> str:
     """A table's id: text, so a table kept aside can be named."""
     if not isinstance(table, dict) or not isinstance(table.get("id"), str) or not table["id"]:
@@ -161,7 +188,9 @@ def _table_id(table: object, place: int) -> str:
 
 
 #: A table's keys that may be left out, and what leaving them out means.
-TABLE_DEFAULTS = {"abandoned_at": None, "evening": None, "reveals": []}
+TABLE_DEFAULTS = {"abandoned_at": None, "evening": None, "counted": None, "reveals": []}
+#: Why a table counts (store/counted.py).
+COUNTED_HOWS = (counted.HOST, counted.TABLET, counted.ORGANISER, counted.UPGRADE)
 
 
 def check_table(table: dict) -> dict:
@@ -179,6 +208,7 @@ def check_table(table: dict) -> dict:
     abandoned = table["abandoned_at"]
     _need(abandoned is None or is_moment(abandoned), "its abandoned_at is not a time.")
     _need(table["evening"] is None or is_int(table["evening"]), "its evening is not an id.")
+    _need(table["counted"] is None or _is_counted(table["counted"]), "its counted entry is wrong.")
     seats = table.get("seats")
     _need(isinstance(seats, list) and all(map(is_int, seats)), "its seats are not person ids.")
     log = table.get("log")
@@ -192,6 +222,16 @@ def check_table(table: dict) -> dict:
     ids = [reveal["id"] for reveal in reveals]
     _need(len(set(ids)) == len(ids), "two of its reveals have one id.")
     return table
+
+
+def _is_counted(entry: object) -> bool:
+    """Why the club stands behind the table: how, the tablet (or none) and since when."""
+    return (
+        isinstance(entry, dict)
+        and entry.get("how") in COUNTED_HOWS
+        and (entry.get("tablet") is None or is_int(entry["tablet"]))
+        and is_moment(entry.get("at"))
+    )
 
 
 def _need(ok: bool, reason: str) -> None:

@@ -5,7 +5,8 @@ game's export with its verification code, its results page), the same standings 
 a second import adds nothing; a game whose move was changed is named and kept aside; a bad
 file exits 2 with a sentence and changes nothing. The club: Razzia!, For Sale and Klub
 ztroskotanců games on two evenings (one named), a season over both, a person merged into
-another, an undone move, an abandoned table and a game still in play.
+another, an undone move, an abandoned table, games still in play (one at a reveal), a game
+the organiser took out of what counts, one a club tablet started and a revoked tablet.
 """
 
 import contextlib
@@ -22,7 +23,7 @@ import pytest
 from companion_app import cli, create_app
 from companion_app.cli.portable import shown_id
 from companion_app.club import ratings
-from companion_app.store import db, finished, get_store, league, roster
+from companion_app.store import counted, db, finished, get_store, league, roster
 from companion_app.store import reveals as reveal
 from companion_app.store import tables as store_tables
 from scoring.games import get_game
@@ -103,6 +104,15 @@ def build_club(app, monkeypatch) -> dict:
                 "INSERT INTO settings (key, value_json) VALUES ('device_table', ?)",
                 (json.dumps(selling),),
             )
+            moment = EVENING_2.isoformat()
+            window = counted.new_tablet(conn, "Stůl u okna", moment)
+            counted.take_tablet(conn, window, moment)
+            conn.execute(  # as if the club tablet by the window had started the Klub game
+                "UPDATE counted_tables SET how = 'tablet', tablet_id = ? WHERE table_id = ?",
+                (window, prodigals),
+            )
+            counted.revoke_tablet(conn, counted.new_tablet(conn, "Lost", moment), moment)
+            counted.uncount(conn, for_sale)  # the organiser took the For Sale game out
             people = {person.name: person.id for person in roster.everyone(conn)}
             roster.merge(conn, people["Bob"], people["Bobby"])
             evenings = sorted(evening.id for evening in league.evenings(conn))
@@ -357,10 +367,10 @@ def test_people_already_here_are_found_by_the_rosters_comparison(exported, tmp_p
         ]
         here = roster.seated(conn, ann)[0].id
         assert roster.find(conn, "Ann") == here
-        assert sorted(play.game for play in finished.plays(conn, person=here)) == [
-            "for_sale",
-            "razzia",
-        ]  # Ann's two finished games count for the ANN who was here
+        sat = conn.execute("SELECT COUNT(*) FROM seats WHERE person_id = ?", (here,)).fetchone()
+        assert sat[0] == 1 + 5  # her own table here and Ann's five of the file
+        # what counts for her: the Razzia! game (the organiser took the For Sale one out)
+        assert [play.game for play in finished.plays(conn, person=here)] == ["razzia"]
 
 
 def test_a_changed_state_is_kept_aside_too(exported, tmp_path, capsys):
@@ -394,6 +404,13 @@ def bad_files() -> list[tuple[str, bytes, str]]:
                 {**good, "people": [{"id": 1, "name": "A\u200bn", "created_at": "2026-01-01"}]}
             ).encode(),
             "Person 1 has a name the roster refuses",
+        ),
+        (
+            "a tablet named with a control character",
+            json.dumps(
+                {**good, "club_tablets": [{"id": 1, "name": "A\x07", "created_at": "2026-01-01"}]}
+            ).encode(),
+            "Club tablet 1: ",
         ),
         (
             "a merge in a circle",
@@ -479,6 +496,11 @@ BROKEN_TABLES = {
     "a seat too many": (lambda t: t["seats"].append(t["seats"][0]), "seats for 4 players."),
     "a bad id": (lambda t: t.update(id="../\x1b[2J"), "its id is not made of letters"),
     "a bad reveal": (lambda t: t["reveals"].append({"id": "x"}), "a reveal of it has no id."),
+    "an unlisted tablet": (
+        lambda t: t.update(counted={"how": "tablet", "tablet": 9, "at": t["created_at"]}),
+        "it counts through club tablet 9, not listed in the file.",
+    ),
+    "a bad count": (lambda t: t.update(counted={"how": "friend"}), "its counted entry is wrong."),
 }
 
 
