@@ -8,13 +8,14 @@ import argparse
 import os
 import sqlite3
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import date
 
 from flask import Flask
 
 from companion_app.server import jsonio
-from companion_app.store import db, faults, startup
+from companion_app.store import db, faults, instance_lock, startup
 from companion_app.store import portable as club_file
 from companion_app.store.portable_import import Report, import_club
 from companion_app.store.portable_shape import TABLE_ID, check_document
@@ -44,6 +45,22 @@ def _refuse(message: str) -> int:
     return EXIT_REFUSED
 
 
+@contextmanager
+def _held(instance: str) -> Iterator[None]:
+    """The instance lock shared for the block (a server may run, a restore may not), or
+    InstanceBusy with a sentence while a restore replaces the database."""
+    try:
+        held = instance_lock.try_shared(instance)
+    except instance_lock.InstanceBusy:
+        raise instance_lock.InstanceBusy(
+            "A restore is replacing the database; run this again once it is done."
+        ) from None
+    try:
+        yield
+    finally:
+        held.close()
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     """Write the club of an instance to FILE."""
     folder = os.path.abspath(args.instance) if args.instance else startup.default_instance()
@@ -52,9 +69,9 @@ def cmd_export(args: argparse.Namespace) -> int:
         return _refuse(f"There is no companion database at {database}.")
     try:
         app = args.open_app(folder, create=False)
-        with app.app_context():
+        with _held(app.instance_path), app.app_context():
             document = club_file.club_export(db.get_db())
-    except startup.CannotOpen as exc:
+    except (startup.CannotOpen, instance_lock.InstanceBusy) as exc:
         return _refuse(str(exc))
     except sqlite3.Error as exc:
         return _refuse(f"Cannot read the database {database}: {exc}.")
@@ -94,9 +111,14 @@ def cmd_import(args: argparse.Namespace) -> int:
     try:
         document = check_document(_read(args.file))  # a bad file creates no instance
         app = args.open_app(args.instance, create=True)
-        with app.app_context():
+        with _held(app.instance_path), app.app_context():
             report = import_club(db.get_db(), document, app.instance_path, date.today())
-    except (club_file.BadFile, startup.CannotOpen, faults.StorageFault) as exc:
+    except (
+        club_file.BadFile,
+        startup.CannotOpen,
+        faults.StorageFault,
+        instance_lock.InstanceBusy,
+    ) as exc:
         return _refuse(f"Nothing was imported: {exc}")
     except OSError as exc:
         where = f" {exc.filename}" if exc.filename else ""

@@ -3,13 +3,15 @@
 From the setup, each logged move is applied with the game's `apply` (the log holds moves as
 completed, draws included, so no randomness is involved) and each undo restores the state
 before the move it names, exactly as `Store.apply_move` and `Store.undo` do; every state goes
-through JSON as the store's snapshots do. The last state must equal the one the file stored:
-a game that was edited, or that today's rules no longer accept, is kept aside, never changed.
+through JSON as the store's snapshots do. The last state must be the one the file stored (up
+to what a newer release of the rules adds): a game that was edited, or that today's rules no
+longer accept, is kept aside, never changed.
 """
 
 import json
 from dataclasses import dataclass
 
+from companion_app.store.backup_check import _grown_from, _same_game
 from companion_app.store.portable import canonical
 from companion_app.store.portable_shape import KeptAside
 from scoring.errors import InvalidSetup
@@ -67,7 +69,7 @@ def replay(table: dict) -> Replayed:
     for entry in table["log"]:
         rows.append(_step(rules, initial, rows, entry))
     replayed = Replayed(initial, initial_text, _finished(rules, initial), tuple(rows))
-    _compare(table, replayed)
+    _compare(rules, table, replayed)
     return replayed
 
 
@@ -91,9 +93,19 @@ def _step(rules, initial: dict, rows: list[Row], entry: dict) -> Row:
     return Row(entry, state, text, top, _finished(rules, state))
 
 
-def _compare(table: dict, replayed: Replayed) -> None:
-    """Refuse a replay that ends elsewhere than the file says (state, version, finished)."""
-    if canonical(replayed.final) != canonical(table["state"]):
+def _compare(rules, table: dict, replayed: Replayed) -> None:
+    """Refuse a replay that ends elsewhere than the file says (state, version, finished).
+
+    What the rules changing between releases explains passes, as for a restore
+    (store/backup_check.py): the stored state with keys a later release added, or the same
+    game (equal results and summary). Only the replayed states are written, never the file's.
+    """
+    final, stored = replayed.final, table["state"]
+    if not (
+        canonical(final) == canonical(stored)
+        or _grown_from(final, stored)
+        or _same_game(rules, final, stored)
+    ):
         raise KeptAside("replayed, its moves end in another state than the one stored.")
     if table["version"] != len(replayed.rows):
         raise KeptAside(f"its version {table['version']} is not its {len(replayed.rows)} entries.")

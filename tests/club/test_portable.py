@@ -23,7 +23,7 @@ import pytest
 from companion_app import cli, create_app
 from companion_app.cli.portable import shown_id
 from companion_app.club import ratings
-from companion_app.store import counted, db, finished, get_store, league, roster
+from companion_app.store import counted, db, finished, get_store, instance_lock, league, roster
 from companion_app.store import reveals as reveal
 from companion_app.store import tables as store_tables
 from scoring.games import get_game
@@ -534,3 +534,39 @@ def test_a_table_without_seats_finds_its_people_by_name(exported, tmp_path, caps
     with fresh_app(target).app_context():
         seated = [person.name for person in roster.seated(db.get_db(), club["finished"][0])]
     assert seated == ["Ann", "Bob", "Cid", "Dee"]  # Bobby's seat is Bob's: the merged spelling
+
+
+def test_neither_command_runs_while_a_restore_replaces_the_database(exported, tmp_path, capsys):
+    _club, path, source = exported
+    counts = row_counts(Path(source.instance_path))
+    with instance_lock.exclusive(source.instance_path):  # as `companion restore` holds it
+        status, out, err = run(capsys, "import", "--instance", source.instance_path, str(path))
+        assert (status, out) == (2, "")
+        assert err == (
+            "Nothing was imported: A restore is replacing the database; run this again once it"
+            " is done.\n"
+        )
+        status, _out, err = run(
+            capsys, "export", "--instance", source.instance_path, str(tmp_path / "again.json")
+        )
+        assert status == 2 and err.startswith("A restore is replacing the database")
+    assert row_counts(Path(source.instance_path)) == counts
+    assert not (tmp_path / "again.json").exists()
+
+
+def test_a_file_from_an_older_release_whose_state_lacks_a_newer_key_imports(
+    exported, tmp_path, capsys
+):
+    club, path, source = exported
+    document = json.loads(path.read_text(encoding="utf-8"))
+    razzia = document["tables"][0]
+    added_later = sorted(razzia["state"])[-1]
+    del razzia["state"][added_later]  # as an older release stored it, before the key existed
+    path.write_text(json.dumps(document), encoding="utf-8")
+    target = tmp_path / "elsewhere"
+    status, _out, err = run(capsys, "import", "--instance", str(target), str(path))
+    assert (status, err) == (0, "")
+    with source.app_context():
+        expected = get_store().get(razzia["id"]).state
+    with fresh_app(target).app_context():  # the replay's state is written, key and all
+        assert get_store().get(club["finished"][0]).state == expected
