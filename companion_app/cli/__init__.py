@@ -9,6 +9,7 @@ from typing import TextIO
 
 from companion_app.cli import backup as backup_cli
 from companion_app.cli.device import add_commands as add_device_commands
+from companion_app.cli.portable import add_commands as add_portable_commands
 from companion_app.server import jsonio
 from scoring.errors import InvalidSheet
 from scoring.sheets import score_sheet
@@ -225,6 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("file", nargs="?", metavar="FILE", help="sheet JSON (default: stdin)")
     score.set_defaults(func=cmd_score)
     backup_cli.add_commands(commands)
+    add_portable_commands(commands, open_app)
     device = add_device_commands(commands)
     key = device.add_parser("key", help="print the device key a bridge on another computer sends")
     key.add_argument("--instance", help="the companion's folder (database and session key)")
