@@ -107,7 +107,7 @@ def _replays(conn: sqlite3.Connection, name: str, head: sqlite3.Row) -> str | No
         ) from None
     stored = _stored_state(conn, head)
     if not (
-        replayed == stored or _grown_from(replayed, stored) or _same_game(rules, replayed, stored)
+        replayed == stored or grown_from(replayed, stored) or same_game(rules, replayed, stored)
     ):
         raise BadBackup(
             f"{name}: table {table_id} does not replay to its stored state at move"
@@ -128,22 +128,22 @@ def _complete_log(conn: sqlite3.Connection, name: str, head: sqlite3.Row) -> Non
         )
 
 
-def _grown_from(today: object, old: object) -> bool:
+def grown_from(today: object, old: object) -> bool:
     """True if `today` holds everything `old` does, equal, and at most keys besides."""
     if isinstance(old, dict):
         return isinstance(today, dict) and all(
-            key in today and _grown_from(today[key], value) for key, value in old.items()
+            key in today and grown_from(today[key], value) for key, value in old.items()
         )
     if isinstance(old, list):
         return (
             isinstance(today, list)
             and len(today) == len(old)
-            and all(_grown_from(new, was) for new, was in zip(today, old, strict=True))
+            and all(grown_from(new, was) for new, was in zip(today, old, strict=True))
         )
     return today == old
 
 
-def _same_game(rules, replayed: object, stored: object) -> bool:
+def same_game(rules, replayed: object, stored: object) -> bool:
     """True if the two states give the same results and summary (games with results only)."""
     if not hasattr(rules, "results"):
         return False

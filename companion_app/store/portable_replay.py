@@ -11,7 +11,7 @@ longer accept, is kept aside, never changed.
 import json
 from dataclasses import dataclass
 
-from companion_app.store.backup_check import _grown_from, _same_game
+from companion_app.store.backup_check import grown_from, same_game
 from companion_app.store.portable import canonical
 from companion_app.store.portable_shape import KeptAside
 from scoring.errors import InvalidSetup
@@ -103,8 +103,8 @@ def _compare(rules, table: dict, replayed: Replayed) -> None:
     final, stored = replayed.final, table["state"]
     if not (
         canonical(final) == canonical(stored)
-        or _grown_from(final, stored)
-        or _same_game(rules, final, stored)
+        or grown_from(final, stored)
+        or same_game(rules, final, stored)
     ):
         raise KeptAside("replayed, its moves end in another state than the one stored.")
     if table["version"] != len(replayed.rows):
