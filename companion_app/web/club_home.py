@@ -18,8 +18,10 @@ from companion_app.results import qr
 from companion_app.server import rights
 from companion_app.store import counted, db
 from companion_app.store import league as stored
+from companion_app.store.faults import StorageFault
 from companion_app.web import backups
 from companion_app.web.league import evening_label
+from companion_app.web.refusals import refusal_status
 from companion_app.web.results import public_url
 
 BAD_REQUEST = 400
@@ -54,7 +56,7 @@ def _tablet_rows(conn) -> list[dict]:
     return rows
 
 
-def club(tablet_error: str | None = None):
+def club(tablet_error: str | None = None, status: int = BAD_REQUEST):
     """Evenings and seasons; the club tablets for the organiser; on this computer, the
     organiser link for another device."""
     conn = db.get_db()
@@ -74,7 +76,7 @@ def club(tablet_error: str | None = None):
         link = public_url(url_for("club.organiser", key=rights.organiser_key()))
         context["organiser_link"] = link
         context["organiser_qr"] = _qr(link, gettext("Organise the club"))
-    return render_template("club/club.html", **context), (BAD_REQUEST if tablet_error else 200)
+    return render_template("club/club.html", **context), (status if tablet_error else 200)
 
 
 def organiser(key: str):
@@ -93,8 +95,8 @@ def new_tablet():
     try:
         with db.write_transaction(conn):
             counted.new_tablet(conn, request.form.get("name", ""), _now())
-    except counted.CountError as refused:
-        return club(tablet_error=translate_error(refused))
+    except (counted.CountError, StorageFault) as refused:
+        return club(translate_error(refused), refusal_status(refused))
     return redirect(url_for("club.club") + "#tablets", code=303)
 
 

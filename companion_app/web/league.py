@@ -12,6 +12,7 @@ from companion_app.results import qr
 from companion_app.store import counted, db, get_store
 from companion_app.store import league as stored
 from companion_app.web import standings_text
+from companion_app.web.refusals import FORM_REFUSALS, refusal_status
 from companion_app.web.results import PAPERS, public_url, title_of
 from scoring.league.points import BEATEN, DEFAULT_RULE, MAX_PLACES, PLACING
 from scoring.league.roster import RosterError
@@ -46,7 +47,7 @@ def _season_or_404(season_id: int) -> stored.Season:
         abort(NOT_FOUND)
 
 
-def evening(evening_id: int, error: str | None = None):
+def evening(evening_id: int, error: str | None = None, status: int = BAD_REQUEST):
     """An evening: its tables (finished ones with their winners) and the seasons it counts for."""
     found = _evening_or_404(evening_id)
     conn = db.get_db()
@@ -64,7 +65,7 @@ def evening(evening_id: int, error: str | None = None):
         seasons=stored.seasons_of(conn, evening_id),
         error=error,
     )
-    return page, (BAD_REQUEST if error else 200)
+    return page, (status if error else 200)
 
 
 def name_evening(evening_id: int):
@@ -74,8 +75,8 @@ def name_evening(evening_id: int):
     try:
         with db.write_transaction(conn):
             stored.name_evening(conn, evening_id, request.form.get("name", ""))
-    except RosterError as refused:
-        return evening(evening_id, error=translate_error(refused))
+    except FORM_REFUSALS as refused:
+        return evening(evening_id, translate_error(refused), refusal_status(refused))
     return redirect(url_for("club.evening", evening_id=evening_id), code=303)
 
 
@@ -100,7 +101,7 @@ def _number(text: str) -> int | str:
     return int(text) if text.isdigit() and len(text) <= len(str(10**6)) else text
 
 
-def _season_form(season: stored.Season | None, error: str | None = None):
+def _season_form(season: stored.Season | None, error: str | None = None, status: int = BAD_REQUEST):
     """The season form (new or to change), with the refusal next to it."""
     conn = db.get_db()
     rule = season.rule if season else DEFAULT_RULE
@@ -115,7 +116,7 @@ def _season_form(season: stored.Season | None, error: str | None = None):
         places=range(1, MAX_PLACES + 1),
         error=error,
     )
-    return page, (BAD_REQUEST if error else 200)
+    return page, (status if error else 200)
 
 
 def _save(season_id: int | None):
@@ -124,9 +125,9 @@ def _save(season_id: int | None):
     try:
         with db.write_transaction(conn):
             saved = stored.save_season(conn, season_id, _season_fields(request.form), _now())
-    except RosterError as refused:
+    except FORM_REFUSALS as refused:
         season = None if season_id is None else _season_or_404(season_id)
-        return _season_form(season, translate_error(refused))
+        return _season_form(season, translate_error(refused), refusal_status(refused))
     return redirect(url_for("club.season", season_id=saved), code=303)
 
 

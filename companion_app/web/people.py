@@ -9,6 +9,7 @@ from companion_app.club import chart, profile, ratings
 from companion_app.i18n import translate_error
 from companion_app.server import rights
 from companion_app.store import db, roster
+from companion_app.web.refusals import FORM_REFUSALS
 from companion_app.web.results import title_of
 from scoring.league.roster import RosterError, name_key
 
@@ -96,7 +97,7 @@ def rename(person_id: int):
     try:
         with db.write_transaction(conn):
             roster.rename(conn, person_id, request.form.get("name", ""))
-    except RosterError as refused:
+    except FORM_REFUSALS as refused:
         flash(translate_error(refused), "rename")
     return redirect(url_for("club.person", person_id=person_id), code=303)
 
@@ -108,6 +109,6 @@ def merge(person_id: int):
     try:
         with db.write_transaction(conn):
             roster.merge(conn, person_id, int(other) if other.isdigit() else None)
-    except RosterError as refused:
+    except FORM_REFUSALS as refused:
         flash(translate_error(refused), "merge")
     return redirect(url_for("club.person", person_id=person_id), code=303)

@@ -14,12 +14,12 @@ from companion_app.i18n import translate_error
 from companion_app.store import db, get_store, roster
 from companion_app.store import league as stored
 from companion_app.web.league import evening_label
+from companion_app.web.refusals import FORM_REFUSALS, refusal_status
 from companion_app.web.results import title_of
 from scoring.errors import N_, at_field
 from scoring.league.evenings import chosen_day, evening_day
 from scoring.league.roster import RosterError
 
-BAD_REQUEST = 400
 #: Evenings offered as chips: those nearest the table's (a date picker reaches any other day).
 CHIPS = 12
 #: SQLite's integers end below this: a larger evening id is no evening.
@@ -49,7 +49,7 @@ def describe(table) -> str:
     return f"{title_of(table.game)} ({names})" if names else title_of(table.game)
 
 
-def page(table_id: str, error: RosterError | None = None):
+def page(table_id: str, error: Exception | None = None):
     """The table's evening; for the organiser, the chips and the day picker that move it."""
     table = get_store().get(table_id)  # an unknown table: 404 with its sentence
     conn = db.get_db()
@@ -65,7 +65,7 @@ def page(table_id: str, error: RosterError | None = None):
         error=error,
         message=None if error is None else translate_error(error),
     )
-    return body, (BAD_REQUEST if error else 200)
+    return body, (200 if error is None else refusal_status(error))
 
 
 def _target(form) -> int | date:
@@ -95,7 +95,7 @@ def move(table_id: str):
         target = _target(request.form)
         with db.write_transaction(conn):
             left, joined = stored.move_table(conn, table_id, target)
-    except RosterError as refused:
+    except FORM_REFUSALS as refused:
         if not hasattr(refused, "field"):
             at_field(refused, "evening")
         return page(table_id, refused)
