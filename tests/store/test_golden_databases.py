@@ -19,6 +19,7 @@ import pytest
 from companion_app import create_app
 from companion_app.results import verify
 from companion_app.store import get_store, migrations
+from companion_app.store.backup_check import grown_from
 from scoring.errors import IllegalMove
 from scoring.games import get_game
 
@@ -134,21 +135,6 @@ RESHAPED = {
     ("4444574", "thieves_guild"),
     ("420566e", "thieves_guild"),
 }
-
-
-def grown_from(today: object, old: object) -> bool:
-    """True if `today` holds everything `old` does, equal, and at most keys besides."""
-    if isinstance(old, dict):
-        return isinstance(today, dict) and all(
-            key in today and grown_from(today[key], value) for key, value in old.items()
-        )
-    if isinstance(old, list):
-        return (
-            isinstance(today, list)
-            and len(today) == len(old)
-            and all(grown_from(new, was) for new, was in zip(today, old, strict=True))
-        )
-    return today == old
 
 
 def same_game(game: str, replayed: dict, stored: dict) -> bool:
