@@ -259,6 +259,10 @@ def end_turn(state: dict, move: dict, log: list) -> None:
             N_("no_card: true or false, not {value}."), value=repr(confirmed)[:12]
         )
         raise at_field(refused, "no_card")
+    if _stopped_before_the_table_confirmed(move, seat):
+        log.append({"event": "stopped", "seat": seat})
+        next_turn(state, log)
+        return
     if not state.get("cards_played") and not confirmed:
         raise IllegalMove(
             N_(
@@ -271,6 +275,19 @@ def end_turn(state: dict, move: dict, log: list) -> None:
         event["no_card"] = True
     log.append(event)
     next_turn(state, log)
+
+
+def _stopped_before_the_table_confirmed(move: dict, seat: int) -> bool:
+    """True for an end_turn a release before the `no_card` confirmation recorded (issue 23):
+    its stored log says "stopped" without the flag. Replaying such a log (an upgraded or
+    imported club) takes it as it was played; a move entered now never carries a log (the
+    store completes it afresh), so the confirmation still guards every new entry."""
+    recorded = move.get("log")
+    return (
+        "no_card" not in move
+        and isinstance(recorded, list)
+        and {"event": "stopped", "seat": seat} in recorded
+    )
 
 
 def stop(state: dict, log: list) -> None:

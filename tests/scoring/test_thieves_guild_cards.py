@@ -188,6 +188,31 @@ def test_stop_the_table_may_confirm_that_no_card_was_played():
     assert state["turn"] == 1 and [p["cards"] for p in state["players"]] == [3] * 4
 
 
+def test_stop_a_log_from_before_the_confirmation_replays_as_it_was_played():
+    """An end_turn recorded before `no_card` existed (issue 23) carries its log ("stopped",
+    no flag): replayed (an upgraded or imported club), the turn ends as it did then."""
+    state = looted()
+    recorded = {
+        "type": "end_turn",
+        "log": [{"event": "stopped", "seat": 0}, {"event": "turn", "seat": 1}],
+    }
+    state = thieves_guild.apply(state, recorded)
+    assert state["turn"] == 1 and [p["cards"] for p in state["players"]] == [3] * 4
+
+
+def test_stop_a_move_entered_now_needs_the_confirmation_whatever_log_it_brings():
+    """Entry completes a move afresh (its own log dropped): an old-style log sent with a new
+    end_turn does not stand in for the table's word."""
+    state = looted()
+    sent = {
+        "type": "end_turn",
+        "log": [{"event": "stopped", "seat": 0}, {"event": "turn", "seat": 1}],
+    }
+    completed = thieves_guild.complete_move(state, sent, random.Random(0))
+    assert "log" not in completed
+    refused(state, completed, "Which card stopped the robbery")
+
+
 @pytest.mark.parametrize("value", [1, "true", None, [True]])
 def test_stop_no_card_and_stop_are_true_or_false(value):
     state = looted()
