@@ -10,6 +10,7 @@ the organiser took out of what counts, one a club tablet started and a revoked t
 """
 
 import contextlib
+import gzip
 import io
 import json
 import random
@@ -23,6 +24,7 @@ import pytest
 from companion_app import cli, create_app
 from companion_app.cli.portable import shown_id
 from companion_app.club import ratings
+from companion_app.results.verify import active_moves, verification_code
 from companion_app.store import counted, db, finished, get_store, instance_lock, league, roster
 from companion_app.store import reveals as reveal
 from companion_app.store import tables as store_tables
@@ -570,3 +572,29 @@ def test_a_file_from_an_older_release_whose_state_lacks_a_newer_key_imports(
         expected = get_store().get(razzia["id"]).state
     with fresh_app(target).app_context():  # the replay's state is written, key and all
         assert get_store().get(club["finished"][0]).state == expected
+
+
+@pytest.mark.parametrize("fixture", ["4444574", "420566e"])
+def test_a_club_an_older_release_kept_moves_whole(fixture, tmp_path, capsys):
+    """A golden database of an older release (tests/fixtures/golden), opened by today's code,
+    exported and imported elsewhere: every table goes in (its Cech zlodějů game from before
+    the no_card confirmation too) with the verification code it had."""
+    packed = Path(__file__).parents[1] / "fixtures" / "golden" / f"{fixture}.sqlite.gz"
+    expected = json.loads(packed.with_name(f"{fixture}.expected.json").read_text("utf-8"))
+    source = tmp_path / "source"
+    source.mkdir()
+    with gzip.open(packed) as packed_file, open(source / "companion.sqlite3", "wb") as out:
+        shutil.copyfileobj(packed_file, out)
+    fresh_app(source)  # migrated as a start of today's companion would
+    path, target = tmp_path / "club.json", tmp_path / "elsewhere"
+    assert run(capsys, "export", "--instance", str(source), str(path))[0] == 0
+    status, out, err = run(capsys, "import", "--instance", str(target), str(path))
+    assert (status, err) == (0, ""), err
+    assert "0 kept aside" in out
+    with fresh_app(target).app_context():
+        store = get_store()
+        for want in expected["tables"]:
+            entries = store.history(want["id"])
+            table = store.get(want["id"])
+            code = verification_code(table.game, table.setup, active_moves(entries))
+            assert code == want["verification_code"], (want["id"], want["game"])
