@@ -1,4 +1,5 @@
-"""The `companion` command: `serve` the app (uvicorn), `score` a sheet, the table box."""
+"""The `companion` command: `serve` the app (uvicorn), `score` a sheet, the club's files
+(backup, restore, export, import), the table box."""
 
 import argparse
 import json
