@@ -14,6 +14,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from companion_app.store import db, stored_json
+from companion_app.store.tables import replay_log
 from scoring.errors import RuleError
 from scoring.games import get_game
 
@@ -157,20 +158,14 @@ def same_game(rules, replayed: object, stored: object) -> bool:
 
 def _replay(conn: sqlite3.Connection, rules, head: sqlite3.Row) -> dict:
     """The state from the setup and the active moves (undone ones left out), no snapshot read."""
-    active: list[dict] = []
     rows = conn.execute(
         "SELECT kind, move_json FROM log WHERE table_id = ? AND seq <= ? ORDER BY seq",
         (head["id"], head["version"]),
     )
-    for row in rows:
-        if row["kind"] == "move":
-            active.append(stored_json.loads(row["move_json"]))
-        else:
-            active.pop()
-    state = rules.new_table(stored_json.loads(head["setup_json"]))
-    for move in active:
-        state = rules.apply(state, move)
-    return state
+    entries = (
+        (row["kind"], row["move_json"] and stored_json.loads(row["move_json"])) for row in rows
+    )
+    return replay_log(rules, stored_json.loads(head["setup_json"]), entries)
 
 
 def _stored_state(conn: sqlite3.Connection, head: sqlite3.Row) -> object:

@@ -293,17 +293,8 @@ class Store:
         """Recompute the state from the setup and the active moves, ignoring every snapshot."""
         conn = db.get_db()
         head = self._head(conn, table_id)
-        rules = get_game(head["game"])
-        active: list[dict] = []
-        for entry in self.history(table_id):
-            if entry.kind == "move":
-                active.append(entry.move)
-            else:
-                active.pop()
-        state = rules.new_table(stored_json.loads(head["setup_json"]))
-        for move in active:
-            state = rules.apply(state, move)
-        return state
+        entries = ((entry.kind, entry.move) for entry in self.history(table_id))
+        return replay_log(get_game(head["game"]), stored_json.loads(head["setup_json"]), entries)
 
     # -- internals -------------------------------------------------------------------------
 
@@ -401,6 +392,20 @@ class Store:
 
 #: A table in play that left the home page: never moved and untouched since the cutoff.
 _STALE = "finished = 0 AND version = 0 AND updated_at < ?"
+
+
+def replay_log(rules, setup: dict, entries) -> dict:
+    """The state `setup` and a log's (kind, move) entries give, undone moves left out."""
+    active: list[dict] = []
+    for kind, move in entries:
+        if kind == "move":
+            active.append(move)
+        else:
+            active.pop()
+    state = rules.new_table(setup)
+    for move in active:
+        state = rules.apply(state, move)
+    return state
 
 
 def _stale_before() -> str:

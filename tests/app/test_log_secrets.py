@@ -24,6 +24,7 @@ from scoring import for_sale, razzia
 from scoring.errors import RuleError
 from scoring.for_sale.queries import money_of
 from scoring.secrecy import is_hidden
+from tests.lan import device
 from tests.scoring.for_sale_play import NAMES, lowest_each
 from tests.web import game_script
 
@@ -35,13 +36,6 @@ GUARD_S = 20.0
 #: Bids each buying round: the leader opens with 1 and every bidder raises by one this many
 #: times before passing, so each player's coins differ and only the bids add them up.
 RAISES = 2
-
-
-def device(app, address: str):
-    """A test client from `address` on the LAN, keeping its cookies."""
-    client = app.test_client()
-    client.environ_base["REMOTE_ADDR"] = address
-    return client
 
 
 @pytest.fixture

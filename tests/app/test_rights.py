@@ -11,17 +11,11 @@ import pytest
 from companion_app import create_app
 from companion_app.server import rights
 from tests.app.helpers import PLAYERS, SETS
+from tests.lan import device
 from tests.results.conftest import play_table
 
 TABLET, PHONE, SECOND_TABLET = "192.168.1.20", "192.168.1.31", "192.168.1.40"
 DEAL = {"type": "deal", "sets": SETS}
-
-
-def device(app, address):
-    """A test client that comes from `address` on the LAN and keeps its cookies."""
-    client = app.test_client()
-    client.environ_base["REMOTE_ADDR"] = address
-    return client
 
 
 @pytest.fixture

@@ -22,19 +22,13 @@ from companion_app.club import profile, ratings
 from companion_app.store import counted, db, roster
 from companion_app.store import league as stored
 from companion_app.store import tables as store_tables
+from tests.lan import device
 
 EVENING = datetime(2026, 3, 6, 19, 0, tzinfo=UTC)
 STRANGER = "192.168.1.66"
 TABLET = "192.168.1.70"
 EN = {"Accept-Language": "en"}
 SOLO_GAMES = 5
-
-
-def device(app, address: str):
-    """A test client on another device of the LAN."""
-    client = app.test_client()
-    client.environ_base["REMOTE_ADDR"] = address
-    return client
 
 
 def play_over_http(client, names: list[str], ranks: list[int]) -> str:

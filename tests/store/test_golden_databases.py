@@ -18,7 +18,7 @@ import pytest
 
 from companion_app import create_app
 from companion_app.results import verify
-from companion_app.store import get_store, migrations
+from companion_app.store import backup_check, get_store, migrations
 from companion_app.store.backup_check import grown_from
 from scoring.errors import IllegalMove
 from scoring.games import get_game
@@ -137,11 +137,8 @@ RESHAPED = {
 
 
 def same_game(game: str, replayed: dict, stored: dict) -> bool:
-    """True if two states of `game` give the same results and summary."""
-    rules = get_game(game)
-    return canonical(rules.results(replayed)) == canonical(rules.results(stored)) and canonical(
-        rules.summary(replayed)
-    ) == canonical(rules.summary(stored))
+    """True if two states of `game` give the same results and summary (as restore judges)."""
+    return backup_check.same_game(get_game(game), replayed, stored)
 
 
 def fixture_name(request) -> str:
