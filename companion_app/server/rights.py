@@ -18,7 +18,7 @@ from flask import Flask, Response, current_app, request, session
 
 from companion_app.server.errors import refuse
 from companion_app.server.room import share_of
-from companion_app.store import counted
+from companion_app.store import counted, seats
 from scoring.errors import N_
 
 HOST, SCORER = "host", "scorer"
@@ -26,7 +26,7 @@ HOST, SCORER = "host", "scorer"
 ORGANISER = "organiser"
 EDIT_ROLES = frozenset({HOST, SCORER})
 #: Write-endpoint policies (declare() them next to the URL rules).
-OPEN, EDIT, HOST_ONLY, BOX, BOX_OR_EDIT, IN_VIEW, CLUB = (
+OPEN, EDIT, HOST_ONLY, BOX, BOX_OR_EDIT, IN_VIEW, CLUB, SEAT = (
     "open",
     "edit",
     "host",
@@ -34,6 +34,7 @@ OPEN, EDIT, HOST_ONLY, BOX, BOX_OR_EDIT, IN_VIEW, CLUB = (
     "box_or_edit",
     "in_view",
     "club",
+    "seat",
 )
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 FORBIDDEN = 403
@@ -41,6 +42,8 @@ FORBIDDEN = 403
 SESSION_KEY = "tables"
 #: Session entry: true once this browser opened the organiser link and confirmed.
 ORGANISER_SESSION_KEY = "organiser"
+#: Session entry: [[table id, seat, phone token], ...]: the seats this phone took, oldest first.
+SEAT_SESSION_KEY = "seats"
 #: Session entry: the id of the club tablet this browser took (its link, store/counted.py).
 TABLET_SESSION_KEY = "club_tablet"
 MAX_REMEMBERED = 64
@@ -63,6 +66,10 @@ NEEDS_ORGANISER = N_(
 )
 BAD_ORGANISER_LINK = N_("This link does not make anyone the organiser; ask for a new one.")
 BAD_TABLET_LINK = N_("This link does not let any device in as a club tablet; ask for a new one.")
+NEEDS_SEAT = N_(
+    "Only the phone that took this seat's link can choose for it; ask the host for the link."
+)
+BAD_SEAT_LINK = N_("This link does not give anyone a seat at this table; ask the host for a new one.")
 UNDECLARED = N_("This request changes nothing anyone may change from here.")
 
 
@@ -85,6 +92,49 @@ def _digest(purpose: str) -> str:
 def table_key(table_id: str, role: str) -> str:
     """The key that gives `role` (host or scorer) on the table."""
     return _digest(f"table:{role}:{table_id}")
+
+
+def seat_key(table_id: str, seat: int, generation: int) -> str:
+    """The key of a seat's link in its current generation (a drop makes a new one)."""
+    return _digest(f"table:seat:{table_id}:{seat}:{generation}")
+
+
+def is_seat_key(table_id: str, seat: int, key: str) -> bool:
+    """True if `key` is the seat's current link key (compared in constant time)."""
+    return _same(key, seat_key(table_id, seat, seats.generation(table_id, seat)))
+
+
+def _taken_seats() -> list[list]:
+    """This phone's [table id, seat, token] entries, oldest first (malformed ones dropped)."""
+    stored = session.get(SEAT_SESSION_KEY)
+    if not isinstance(stored, list):
+        return []
+    return [
+        entry
+        for entry in stored
+        if isinstance(entry, list)
+        and len(entry) == 3
+        and isinstance(entry[0], str)
+        and type(entry[1]) is int
+        and isinstance(entry[2], str)
+    ]
+
+
+def seat_of(table_id: str) -> int | None:
+    """The seat this phone holds at the table now (None if none, or if it was dropped)."""
+    if request.environ.get(VIEWER_ENVIRON):
+        return None
+    for table, seat, token in _taken_seats():
+        if table == table_id and seats.holds(table_id, seat, token):
+            return seat
+    return None
+
+
+def grant_seat(table_id: str, seat: int, token: str) -> None:
+    """Remember in this browser that it holds `seat` at the table (one seat per table)."""
+    kept = [entry for entry in _taken_seats() if entry[0] != table_id]
+    session[SEAT_SESSION_KEY] = [*kept, [table_id, seat, token]][-MAX_REMEMBERED:]
+    session.permanent = True
 
 
 def device_key() -> str:
@@ -276,6 +326,10 @@ def check_rights() -> None:
     if table_id is None:
         raise NotAllowed(UNDECLARED)
     if policy == BOX_OR_EDIT and is_box():
+        return
+    if policy == SEAT:
+        if seat_of(table_id) is None:
+            raise NotAllowed(NEEDS_SEAT)
         return
     if policy == HOST_ONLY:
         if role_for(table_id) != HOST:

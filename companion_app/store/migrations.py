@@ -187,6 +187,28 @@ CREATE TABLE IF NOT EXISTS counted_tables (
 """
 
 
+# Version 7 (issue 31): seats taken on the players' phones (the link's generation, the phone
+# that holds it) and the choices those phones sealed, kept here until every seat has sealed;
+# `step` is `reveal:<id>` for a choice the reveal gates, `version:<n>` for an entry at a version.
+SEATS_AND_SEALS = """
+CREATE TABLE IF NOT EXISTS seat_phones (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    generation INTEGER NOT NULL DEFAULT 0,
+    token TEXT,
+    joined_at TEXT,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS sealed_choices (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    step TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    choice_json TEXT NOT NULL,
+    sealed_at TEXT NOT NULL,
+    PRIMARY KEY (table_id, step, seat)
+);
+"""
+
 def _count_every_earlier_table(conn: sqlite3.Connection) -> None:
     """Every table played before the rule counts (how 'upgrade'): the club saw those games."""
     now = datetime.now(UTC).isoformat(timespec="microseconds")
@@ -207,6 +229,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         6, "games the club stands behind, club tablets", CLUB_TRUST, _count_every_earlier_table
     ),
+    Migration(7, "seats on the players' phones and their sealed choices", SEATS_AND_SEALS),
 )
 
 

@@ -241,16 +241,35 @@ class Store:
             raise IllegalMove(N_("A move must be an object with a type, like a draw or a bid."))
         conn = db.get_db()
         with db.write_transaction(conn):
-            head = self._fresh_head(conn, table_id, expected_version)
-            rules = get_game(head["game"])
-            state = self._state_at(conn, head, head["version"])
-            reveal_gate.require_locked_in(conn, table_id, rules, state)
-            completed = rules.complete_move(state, move, self._rng)
-            new_state = rules.apply(state, completed)
-            table = self._append(conn, head, ("move", completed, None), new_state)
-            reveal_gate.follow_move(conn, table_id, rules, state, table.state)
-        self._cache.put((table.id, table.version), table.state)
+            table = self.apply_in(conn, self._fresh_head(conn, table_id, expected_version), move)
+        self.remember(table)
         return table
+
+    def apply_in(self, conn: sqlite3.Connection, head: sqlite3.Row, move: dict) -> Table:
+        """Apply `move` to the open table `head` inside the caller's write transaction.
+
+        The caller hands the table to `remember` once the transaction committed (a state cached
+        before then could outlive a rollback under the same version)."""
+        rules = get_game(head["game"])
+        state = self._state_at(conn, head, head["version"])
+        reveal_gate.require_locked_in(conn, head["id"], rules, state)
+        completed = rules.complete_move(state, move, self._rng)
+        new_state = rules.apply(state, completed)
+        table = self._append(conn, head, ("move", completed, None), new_state)
+        reveal_gate.follow_move(conn, head["id"], rules, state, table.state)
+        return table
+
+    def remember(self, table: Table) -> None:
+        """Cache a committed table's state for the next move."""
+        self._cache.put((table.id, table.version), table.state)
+
+    def open_head(self, conn: sqlite3.Connection, table_id: str) -> sqlite3.Row:
+        """The table's row, refusing with TableAbandoned if its host gave it up."""
+        return self._open_head(conn, table_id)
+
+    def table_of(self, conn: sqlite3.Connection, head: sqlite3.Row) -> Table:
+        """The table at its current version (inside the caller's transaction)."""
+        return self._table(conn, head)
 
     def undo(self, table_id: str, expected_version: int) -> Table:
         """Cancel the latest still-active move; it stays in the history, marked undone."""

@@ -12,8 +12,8 @@ from companion_app.server import rights
 from companion_app.web import assets, club, device, pages
 
 #: Page writes anyone may make: the language, a new table (its creator hosts it), joining
-#: with the scorers' key (checked by the view).
-OPEN_WRITES = ("web.language", "web.new_table", "web.join")
+#: with the scorers' key or a seat's key (checked by the view).
+OPEN_WRITES = ("web.language", "web.new_table", "web.join", "web.seat_join")
 
 
 def init_app(app: Flask) -> None:
@@ -25,4 +25,6 @@ def init_app(app: Flask) -> None:
         rights.declare(app, endpoint, rights.OPEN)
     rights.declare(app, "web.abandon", rights.HOST_ONLY)
     rights.declare(app, "web.restore", rights.HOST_ONLY)
+    rights.declare(app, "web.drop_seat", rights.HOST_ONLY)
+    rights.declare(app, "web.seal", rights.SEAT)
     club.init_app(app)

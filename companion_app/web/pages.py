@@ -6,7 +6,7 @@ from companion_app import i18n
 from companion_app.games import VIEWS, view_for
 from companion_app.i18n import labels
 from companion_app.server.guard import local_target
-from companion_app.web import home, results, room, score, secrecy, tables
+from companion_app.web import home, results, room, score, seats, secrecy, tables
 from scoring.secrecy import is_hidden
 
 bp = Blueprint("web", __name__)
@@ -47,6 +47,17 @@ bp.add_url_rule("/tables/<table_id>/undo", "undo", tables.undo, methods=["POST"]
 bp.add_url_rule("/tables/<table_id>/history", "history", tables.history)
 bp.add_url_rule("/tables/<table_id>/secrets", "secrets", secrecy.reveal, methods=["POST"])
 bp.add_url_rule("/tables/<table_id>/join/<key>", "join", tables.join, methods=["GET", "POST"])
+bp.add_url_rule(
+    "/tables/<table_id>/seat/<int:seat>/<key>",
+    "seat_join",
+    seats.seat_join,
+    methods=["GET", "POST"],
+)
+bp.add_url_rule("/tables/<table_id>/seat", "seat_page", seats.seat_page)
+bp.add_url_rule("/tables/<table_id>/seat/seal", "seal", seats.seal, methods=["POST"])
+bp.add_url_rule(
+    "/tables/<table_id>/seats/<int:seat>/drop", "drop_seat", seats.drop, methods=["POST"]
+)
 bp.add_url_rule("/tables/<table_id>/abandon", "abandon", tables.abandon, methods=["GET", "POST"])
 bp.add_url_rule("/tables/<table_id>/restore", "restore", home.restore, methods=["POST"])
 bp.add_url_rule("/tables/<table_id>/results", "results", results.results)

@@ -9,7 +9,8 @@ from companion_app.i18n import translate_error, translate_refusal
 from companion_app.i18n.fields import MOVE_FIELDS
 from companion_app.results import links, qr
 from companion_app.server import rights
-from companion_app.store import StoreError, Table, get_store
+from companion_app.store import StoreError, Table, get_store, seats
+from companion_app.web import seats as seat_pages
 from companion_app.web import secrecy
 from companion_app.web.results import lan_url, public_results_url, public_url
 from scoring.errors import RuleError
@@ -53,6 +54,8 @@ def _context(table: Table) -> dict:
         "view": view,
         "names": _names(table),
         "areas_shown": view.areas_shown(table.state),
+        # the choices phones sealed, once every seat has locked in (the scorer enters the rest)
+        "sealed_choices": seats.revealed(table),
         **view.context(table.state),
     }
 
@@ -71,6 +74,8 @@ def table(table_id: str):
     elif rights.role_for(table_id) == rights.HOST and not current.abandoned:
         context["scorer_url"] = scorer_url(table_id)
         context["scorer_qr"] = Markup(qr.svg(context["scorer_url"]))
+        if seat_pages.offers_seats(current):
+            context["seat_links"] = seat_pages.seat_links(current)
     return render_template("table.html", **context)
 
 

@@ -9,6 +9,7 @@ from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
 from companion_app.games.for_sale import score as calculator
+from companion_app.games.for_sale.seat import seat_label, seat_secrets
 from companion_app.games.for_sale.text import bid_banner, setup_steps
 from companion_app.games.forms import GENERAL_AREA, whole_number
 from companion_app.i18n import money
@@ -31,7 +32,7 @@ ROUTES = calculator.ROUTES
 #: The sale's lock-ins are part of the decision: the table page puts the box beside the controls.
 BOX_BESIDE_CHOICE = True
 #: The bidding banner and the setup steps, worded with the other texts (text.py).
-__all__ = ["bid_banner", "setup_steps"]
+__all__ = ["bid_banner", "seat_label", "seat_secrets", "setup_steps"]
 
 PHASES = {
     "start": _l("Start player"),
