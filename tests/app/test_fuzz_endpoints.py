@@ -219,6 +219,8 @@ def path_values(name: str, table_ids: list[str]):
         "evening_id": [1, 999],
         "season_id": [1, 999],
         "tablet_id": [1, 999],
+        # a seat at every table; 9 at none
+        "seat": [0, 1, 9],
     }.get(name, ["x"])
     text = st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=20)
     return st.sampled_from(known) | text
