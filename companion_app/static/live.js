@@ -172,6 +172,7 @@
   }
 
   function connect() {
+    if (source) source.close(); // one stream per page, however the reconnects cross
     source = new EventSource(main.dataset.liveUrl);
     source.addEventListener("open", function () {
       retryMs = RETRY_MS;
@@ -204,6 +205,18 @@
   // Sending a form loads the page anew: nothing is left to swap.
   document.addEventListener("submit", function () { hold(null); });
   window.addEventListener("pagehide", function () { if (source) source.close(); });
+  // A phone that slept may hold a stream its network dropped without a word: on waking (the
+  // page shown again, the network back, the page restored from the back-forward cache) open a
+  // fresh one, whose first event brings the page up to date.
+  function reconnect() {
+    retryMs = RETRY_MS;
+    connect();
+  }
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") reconnect();
+  });
+  window.addEventListener("online", reconnect);
+  window.addEventListener("pageshow", function (event) { if (event.persisted) reconnect(); });
 
   connect();
 })();

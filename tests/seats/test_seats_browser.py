@@ -108,6 +108,7 @@ def test_a_sale_sealed_on_four_phones_reveals_as_one_move(live_server, browser):
     with app.app_context():
         assert get_store().get(table.id).version == table.version
     chosen = [hands[0][-1], hands[1][-1], hands[2][-1], hands[3][0]]
+    phones[0].context.set_offline(True)  # Ann's phone sleeps through the reveal
     with phones[3].expect_navigation():
         phones[3].click(f"[data-testid=seal-option][value='{chosen[3]}']")
     with app.app_context():
@@ -116,8 +117,11 @@ def test_a_sale_sealed_on_four_phones_reveals_as_one_move(live_server, browser):
         assert store.history(table.id)[-1].move == {"type": "sell", "houses": chosen}
     # the scorer's tablet moves on by itself to the next decision: the next checks
     scorer.page.wait_for_selector("[data-testid=sell-panel]", state="detached", timeout=WAIT_MS)
-    for page in phones:
+    for page in phones[1:]:
         page.wait_for_selector("[data-testid=seat][data-state=revealed]", timeout=WAIT_MS)
+    assert phones[0].get_attribute("[data-testid=seat]", "data-state") == "sealed"
+    phones[0].context.set_offline(False)  # it wakes: the stream reconnects and shows the truth
+    phones[0].wait_for_selector("[data-testid=seat][data-state=revealed]", timeout=WAIT_MS)
     screenshot(phones[0], "seat-revealed-en")
     screenshot(scorer.page, "seat-host-after-sale")
     assert scorer.taps == 0
