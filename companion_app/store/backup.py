@@ -118,10 +118,23 @@ def _copy_into(database: str, partial: str) -> None:
         try:
             source.backup(copy)  # every page in one step: one snapshot, never restarted
             copy.execute("PRAGMA journal_mode=DELETE")
+            _forget_sealed_choices(copy)
         finally:
             copy.close()
     finally:
         source.close()
+
+
+def _forget_sealed_choices(copy: sqlite3.Connection) -> None:
+    """Leave the phones' sealed choices out of a backup, their bytes zeroed (secure_delete):
+    a backup can be downloaded while a game runs, and a sealed choice is nobody's to read
+    before the reveal (docs/seats.md); the moves they made are in the log anyway."""
+    found = copy.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sealed_choices'"
+    ).fetchone()
+    if found is not None:
+        copy.execute("PRAGMA secure_delete=ON")
+        copy.execute("DELETE FROM sealed_choices")
 
 
 def sync_file(path: str) -> None:

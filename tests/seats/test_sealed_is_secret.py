@@ -195,3 +195,27 @@ def test_the_store_keeps_the_choice_out_of_the_move_log_until_the_last_seal(worl
         history = get_store().history(first.table_id)
         table = get_store().get(first.table_id)
     assert history[-1].move["type"] != "sell" and table.state["phase"] == "reveal"
+
+
+def test_a_backup_taken_before_the_reveal_holds_no_sealed_choice(worlds, tmp_path):
+    """The organiser may download a backup while a game runs: it leaves the seals out."""
+    import sqlite3
+
+    from companion_app.store import backup, db
+
+    first, _second = worlds
+    with first.app.app_context():
+        database = db.database_path(first.app)
+    target = str(tmp_path / "backup.sqlite")
+    backup.take(database, target)
+    copy = sqlite3.connect(target)
+    try:
+        assert copy.execute("SELECT COUNT(*) FROM sealed_choices").fetchone() == (0,)
+        assert copy.execute("SELECT COUNT(*) FROM log").fetchone()[0] > 0
+    finally:
+        copy.close()
+    live = sqlite3.connect(database)
+    try:
+        assert live.execute("SELECT COUNT(*) FROM sealed_choices").fetchone() == (2,)
+    finally:
+        live.close()
