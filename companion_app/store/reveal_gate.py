@@ -86,6 +86,22 @@ def insert_reveal(
     return Reveal(fresh["id"], fresh["seats"], [], None)
 
 
+def write_locked(conn: sqlite3.Connection, table_id: str, after: dict, revealed_at: str) -> None:
+    """Store the seats locked in a reveal (`after`, the rules' dict), and when it completed
+    (`revealed_at`, used once every seat has locked in), inside the caller's transaction."""
+    conn.execute(
+        "UPDATE reveals SET locked_json = ?, revealed_at = ?, updated_at = ?"
+        " WHERE table_id = ? AND id = ?",
+        (
+            json.dumps(after["locked"]),
+            revealed_at if after["revealed"] else None,
+            now_text(),
+            table_id,
+            after["id"],
+        ),
+    )
+
+
 def mark_disarmed(conn: sqlite3.Connection, table_id: str) -> None:
     """Mark the table's reveal disarmed (inside the caller's transaction)."""
     conn.execute(

@@ -6,7 +6,6 @@ that was acknowledged survives a crash like a move does (WAL, synchronous=FULL).
 wakes the waiting long polls (`companion_app.store.changes`).
 """
 
-import json
 from datetime import datetime, timedelta
 
 from companion_app.store import db
@@ -21,6 +20,7 @@ from companion_app.store.reveal_gate import (
     mark_disarmed,
     now_text,
     reveal_from_row,
+    write_locked,
 )
 from companion_app.store.tables import get_store
 from scoring import reveal as rules
@@ -85,11 +85,7 @@ def press(table_id: str, reveal_id: object, seat: object, age_ms: int = 0) -> tu
             timespec="microseconds"
         )
         revealed_at = began if after["revealed"] else None
-        conn.execute(
-            "UPDATE reveals SET locked_json = ?, revealed_at = ?, updated_at = ?"
-            " WHERE table_id = ? AND id = ?",
-            (json.dumps(after["locked"]), revealed_at, now, table_id, after["id"]),
-        )
+        write_locked(conn, table_id, after, began)
     notify_app()
     when = None if revealed_at is None else datetime.fromisoformat(revealed_at)
     return Reveal(after["id"], after["seats"], after["locked"], when), False

@@ -21,7 +21,13 @@ from dataclasses import dataclass
 from companion_app.store import db
 from companion_app.store.changes import notify_app
 from companion_app.store.model import Table
-from companion_app.store.reveal_gate import Reveal, latest_row, now_text, reveal_from_row
+from companion_app.store.reveal_gate import (
+    Reveal,
+    latest_row,
+    now_text,
+    reveal_from_row,
+    write_locked,
+)
 from companion_app.store.tables import get_store
 from scoring import reveal as reveal_rules
 from scoring import sealed
@@ -165,7 +171,8 @@ def seal(table_id: str, seat: int, choice: object) -> SealResult:
         )
         ready = True
         if found is not None:
-            ready = _lock(conn, table_id, found.as_json(), seat, len(table.state["players"]))
+            seats = rules.device_display(table.state)["seats"]
+            ready = _lock(conn, table_id, found.as_json(), seat, seats)
         move = sealed.move(rules, table.state, _sealed(conn, table_id, step))
         after = store.apply_in(conn, head, move) if ready and move is not None else None
     if after is None:
@@ -180,18 +187,7 @@ def _lock(conn: sqlite3.Connection, table_id: str, reveal: dict, seat: int, seat
     """Lock `seat` in the reveal, as a press on the box would; True once every seat has."""
     after, duplicate = reveal_rules.press(reveal, reveal["id"], seat, seats)
     if not duplicate:
-        now = now_text()
-        conn.execute(
-            "UPDATE reveals SET locked_json = ?, revealed_at = ?, updated_at = ?"
-            " WHERE table_id = ? AND id = ?",
-            (
-                json.dumps(after["locked"]),
-                now if after["revealed"] else None,
-                now,
-                table_id,
-                after["id"],
-            ),
-        )
+        write_locked(conn, table_id, after, now_text())
     return after["revealed"]
 
 
