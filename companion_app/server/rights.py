@@ -69,7 +69,9 @@ BAD_TABLET_LINK = N_("This link does not let any device in as a club tablet; ask
 NEEDS_SEAT = N_(
     "Only the phone that took this seat's link can choose for it; ask the host for the link."
 )
-BAD_SEAT_LINK = N_("This link does not give anyone a seat at this table; ask the host for a new one.")
+BAD_SEAT_LINK = N_(
+    "This link does not give anyone a seat at this table; ask the host for a new one."
+)
 UNDECLARED = N_("This request changes nothing anyone may change from here.")
 
 

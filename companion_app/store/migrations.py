@@ -209,6 +209,7 @@ CREATE TABLE IF NOT EXISTS sealed_choices (
 );
 """
 
+
 def _count_every_earlier_table(conn: sqlite3.Connection) -> None:
     """Every table played before the rule counts (how 'upgrade'): the club saw those games."""
     now = datetime.now(UTC).isoformat(timespec="microseconds")

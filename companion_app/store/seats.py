@@ -184,8 +184,13 @@ def _lock(conn: sqlite3.Connection, table_id: str, reveal: dict, seat: int, seat
         conn.execute(
             "UPDATE reveals SET locked_json = ?, revealed_at = ?, updated_at = ?"
             " WHERE table_id = ? AND id = ?",
-            (json.dumps(after["locked"]), now if after["revealed"] else None, now, table_id,
-             after["id"]),
+            (
+                json.dumps(after["locked"]),
+                now if after["revealed"] else None,
+                now,
+                table_id,
+                after["id"],
+            ),
         )
     return after["revealed"]
 

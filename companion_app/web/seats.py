@@ -32,9 +32,11 @@ MAX_CHOICE = 200
 def offers_seats(table: Table) -> bool:
     """True if this table's players may take their seats on their phones now."""
     rules = get_game(table.game)
-    return sealed.supports(rules) and not table.abandoned and not rules.summary(table.state)[
-        "finished"
-    ]
+    return (
+        sealed.supports(rules)
+        and not table.abandoned
+        and not rules.summary(table.state)["finished"]
+    )
 
 
 def seat_links(table: Table) -> list[dict]:
@@ -100,7 +102,10 @@ def _seat_context(table: Table, seat: int) -> dict:
     waiting = [s for s in sealed.choosing_seats(rules, state) if s not in done and s != seat]
     return {
         "name": state["players"][seat]["name"],
-        "options": [{"value": json.dumps(o), "label": label(o), "mine": o == mine} for o in options],
+        "options": [
+            {"value": json.dumps(option), "label": label(option), "mine": option == mine}
+            for option in options
+        ],
         "mine": None if mine is None else label(mine),
         "revealed": reveal is not None and reveal.revealed and mine is not None,
         "waiting": [state["players"][s]["name"] for s in waiting],

@@ -1,4 +1,4 @@
-"""For Sale's sealed choice: the house each seller lays face down in a selling round (RULES.md §2)."""
+"""For Sale's sealed choice: the house each seller lays face down to sell (RULES.md §2)."""
 
 from scoring.for_sale import selling
 
