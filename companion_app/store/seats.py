@@ -116,11 +116,15 @@ def _last_reveal(conn: sqlite3.Connection, table_id: str) -> tuple[str | None, R
     return f"reveal:{found.id}", found
 
 
-def own_choice(table: Table, seat: int) -> object | None:
-    """What this seat sealed now, else in the reveal that just ended (None: nothing)."""
+def own_choice(table: Table, seat: int, now_only: bool = False) -> object | None:
+    """What this seat sealed now, else in the reveal that just ended (None: nothing).
+
+    `now_only`: the seat chooses again now (an exhibitor's cards right after the action cards'
+    reveal), so the reveal that ended is not its choice of now."""
     conn = db.get_db()
     rules = get_game(table.game)
-    for step, _found in (_step(conn, table, rules), _last_reveal(conn, table.id)):
+    steps = [_step(conn, table, rules)] + ([] if now_only else [_last_reveal(conn, table.id)])
+    for step, _found in steps:
         mine = None if step is None else _sealed(conn, table.id, step).get(seat)
         if mine is not None:
             return mine
