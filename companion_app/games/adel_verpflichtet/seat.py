@@ -55,6 +55,15 @@ def seat_form(state: dict, seat: int) -> str | None:
     return None
 
 
+def seat_ticked(state: dict, seat: int, own: list[dict] | None) -> list[dict]:
+    """The cards the phone's exhibition form comes ticked with: what the seat entered, else the
+    best exhibition its tracked hand holds (the seat's own phone: no secret to anyone else)."""
+    if own is not None:
+        return own
+    options = sealing.sealed_options(state, seat)
+    return options[0] if options else []
+
+
 def seat_hand(state: dict, seat: int) -> list[dict]:
     """The seat's own known cards in order, for its phone's exhibition form."""
     return sorted(state["players"][seat]["hand"], key=_card_order)

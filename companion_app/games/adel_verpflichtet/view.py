@@ -19,6 +19,7 @@ from companion_app.games.adel_verpflichtet.seat import (
     seat_label,
     seat_prefill,
     seat_secrets,
+    seat_ticked,
     show_entry,
 )
 from companion_app.games.adel_verpflichtet.setup import catalogue, read_card
@@ -57,6 +58,7 @@ __all__ = [
     "seat_label",
     "seat_prefill",
     "seat_secrets",
+    "seat_ticked",
     "show_entry",
 ]
 SCORE_ENDPOINT = calculator.ENDPOINT
