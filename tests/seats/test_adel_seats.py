@@ -104,8 +104,8 @@ def test_the_exhibitors_enter_their_own_cards_and_the_last_entry_makes_the_move(
     ann = seat_page(held[0], adel.table_id)
     assert "Sealed: A 1500, B 1507, C 1514." in ann and "Waiting for Cid." in ann
     assert checked(ann, "seat-show-A1500") and not checked(ann, "seat-show-D1521")
-    table = adel.page()  # the scorer's panel: Ann's cards ticked, Cid's still to come
-    assert checked(table, "show0-A1500") and not checked(table, "show2-C1556")
+    table = adel.page()  # nothing of Ann's shows before Cid's cards are down too (§4 "Castle")
+    assert not checked(table, "show0-A1500") and "sealed-on-phone" not in table
     seal(
         held[2],
         adel.table_id,
@@ -160,6 +160,24 @@ def test_without_the_leaders_fraction_the_scorer_types_it_and_submits_once(app, 
     adel.post({"type": "exhibitions", **shows})
     state = adel.state()
     assert state["phase"] == "review" and state["fractions"][0] == [3, 1]
+
+
+def test_a_mixed_table_an_exhibition_entered_on_a_phone_is_ticked_for_the_scorer(app, adel):
+    """RULES.md §4 "Castle": Ann exhibits on her phone, Cid (no phone) on the table."""
+    held = phones(app, adel, seats=(0, 1))
+    seal(held[0], adel.table_id, CASTLE)
+    seal(held[1], adel.table_id, CASTLE)
+    adel.lock_in()
+    adel.post({"type": "locations", "place0": CASTLE, "place1": CASTLE, "place2": CASTLE})
+    seal(held[0], adel.table_id, EXHIBIT)
+    seal(held[1], adel.table_id, DETECTIVE)
+    adel.lock_in()
+    adel.post({"type": "actions", "act0": "exhibit", "act1": "detective", "act2": "exhibit"})
+    held[0].post(f"/tables/{adel.table_id}/seat/seal", data={"show": ANN_SHOWS})
+    table = adel.page()
+    assert all(checked(table, f"show0-{chip.replace(':', '')}") for chip in ANN_SHOWS)
+    assert not checked(table, "show0-D1521") and not checked(table, "show2-C1556")
+    assert 'data-testid="sealed-on-phone"' in table
 
 
 def test_a_mixed_table_the_scorer_finds_the_phones_choices_ticked_after_the_reveal(app, adel):
