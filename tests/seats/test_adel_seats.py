@@ -11,7 +11,7 @@ import re
 import pytest
 
 from tests.seats.helpers import phone
-from tests.web.adel_pages import AdelPages
+from tests.web.adel_pages import AdelPages, setup_form
 
 CASTLE, AUCTION = "castle", "auction"
 EXHIBIT = {"card": "exhibit"}
@@ -215,3 +215,38 @@ def test_the_seat_page_speaks_czech(app, adel):
     held[0].post("/lang", data={"lang": "cs", "next": f"/tables/{adel.table_id}/seat"})
     page = seat_page(held[0], adel.table_id)
     assert "Moje karty v ruce" in page and "Zámek" in page
+
+
+def test_hands_with_the_players_a_phone_types_its_cards_and_the_scorer_finds_them_typed(
+    app, client
+):
+    """RULES.md §4 "Hidden information": the app learns a card when the table reveals it; the
+    phone's typed cards have no chip on the scorer's form, so they come typed there."""
+    adel = AdelPages(client)
+    response = client.post("/tables/new/adel_verpflichtet", data=setup_form(track=False))
+    adel.url = response.headers["Location"]
+    adel.table_id = adel.url.rsplit("/", 1)[1]
+    ann = phone(app, adel.table_id, 0)
+    seal(ann, adel.table_id, CASTLE)
+    adel.lock_in()
+    adel.post({"type": "locations", "place0": CASTLE, "place1": AUCTION, "place2": CASTLE})
+    seal(ann, adel.table_id, EXHIBIT)
+    adel.lock_in()
+    adel.post({"type": "actions", "act0": "exhibit", "act1": "check:21", "act2": "exhibit"})
+    adel.post({"type": "buy", "pile": "0", "next.letter": "F", "next.new": "1950"})
+    page = seat_page(ann, adel.table_id)
+    assert 'data-testid="show-new"' in page and "My other cards" in page
+    ann.post(f"/tables/{adel.table_id}/seat/seal", data={"show.new": "D 1902 b1900 C 1901"})
+    assert "Sealed: B 1900, C 1901, D 1902." in seat_page(ann, adel.table_id)
+    table = adel.page()  # Cid's cards are the scorer's to enter
+    typed = re.search(r'<input[^>]*data-testid="show0-new"[^>]*>', table).group(0)
+    assert 'value="B 1900 C 1901 D 1902"' in typed
+    adel.post(
+        {
+            "type": "exhibitions",
+            **{"shows0": "1", "shows1": "0", "shows2": "1"},
+            **{"show0.new": "B 1900 C 1901 D 1902", "show2.new": "C 1800 D 1801 E 1802"},
+        }
+    )
+    state = adel.state()
+    assert state["phase"] == "review" and state["players"][0]["unseen"] == 1
