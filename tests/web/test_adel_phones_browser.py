@@ -358,11 +358,13 @@ def test_the_adel_seat_page_fits_a_phone_in_both_languages(live_server, browser,
         screenshot(ann, f"adel-seat-{step}-{lang}-360")
         if step == "exhibit":
             break
-        for seat, phone in phones.items():  # everyone at the castle; Ann exhibits
-            others = "Castle" if step == "location" else "Detective"
+        for seat, phone in phones.items():  # everyone at the castle; Ann and Cid exhibit
+            others = "Castle" if step == "location" else "Exhibit" if seat == 2 else "Detective"
             phone.choose(words[0 if step == "location" else 1] if seat == 0 else others)
     ann.click(".chip:has([data-testid=seat-show-D1521])")  # untick D: A B C sealed
     with ann.expect_navigation():
         ann.click("[data-testid=seal-show]")
+    assert ann.get_attribute("[data-testid=seat]", "data-state") == "sealed"
+    assert "A 1500, B 1507, C 1514" in ann.inner_text("[data-testid=seat-status]")
     screenshot(ann, f"adel-seat-exhibit-sealed-{lang}-360")
     assert "A 1500" in ann.inner_text("[data-testid=seat-secrets]")
