@@ -122,11 +122,15 @@ def _last_reveal(conn: sqlite3.Connection, table_id: str) -> tuple[str | None, R
     return f"reveal:{found.id}", found
 
 
-def own_choice(table: Table, seat: int) -> object | None:
-    """What this seat sealed now, else in the reveal that just ended (None: nothing)."""
+def own_choice(table: Table, seat: int, now_only: bool = False) -> object | None:
+    """What this seat sealed now, else in the reveal that just ended (None: nothing).
+
+    `now_only`: the seat chooses again now (an exhibitor's cards right after the action cards'
+    reveal), so the reveal that ended is not its choice of now."""
     conn = db.get_db()
     rules = get_game(table.game)
-    for step, _found in (_step(conn, table, rules), _last_reveal(conn, table.id)):
+    steps = [_step(conn, table, rules)] + ([] if now_only else [_last_reveal(conn, table.id)])
+    for step, _found in steps:
         mine = None if step is None else _sealed(conn, table.id, step).get(seat)
         if mine is not None:
             return mine
@@ -134,12 +138,17 @@ def own_choice(table: Table, seat: int) -> object | None:
 
 
 def revealed(table: Table) -> dict[int, object]:
-    """The sealed choices the scorer may see: a reveal's once all locked in, entries at once."""
+    """The sealed choices the scorer may see: a reveal's once all locked in, entries once every
+    entering seat that a phone holds has entered (they are laid out at once, as an Adel
+    Verpflichtet exhibition is: nobody sees the first before the last is down)."""
     conn = db.get_db()
     rules = get_game(table.game)
     step, found = _step(conn, table, rules)
     if step is not None and found is None:
-        return _sealed(conn, table.id, step)  # entries no reveal gates: one player's, no secret
+        entered = _sealed(conn, table.id, step)
+        held = phones(table.id)
+        still = [s for s in sealed.choosing_seats(rules, table.state) if s in held]
+        return entered if all(s in entered for s in still) else {}
     step, _found = _last_reveal(conn, table.id)
     return {} if step is None else _sealed(conn, table.id, step)
 

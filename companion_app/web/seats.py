@@ -25,8 +25,9 @@ from scoring.games import get_game
 
 #: The seat page's flash area (its refusals show next to the choices).
 SEAL_AREA = "seal"
-#: Longest `choice` field read (a choice is a small JSON value).
-MAX_CHOICE = 200
+#: Longest `choice` field read (a choice is a small JSON value: a house, an action card, the
+#: cards of an exhibition).
+MAX_CHOICE = 1000
 
 
 def offers_seats(table: Table) -> bool:
@@ -97,15 +98,22 @@ def _seat_context(table: Table, seat: int) -> dict:
     closed = gated and (reveal is None or reveal.revealed)
     options = [] if closed else sealed.options(rules, state, seat)
     label = getattr(view, "seat_label", str)
-    mine = seats.own_choice(table, seat)
+    choosing = not closed and seat in sealed.choosing_seats(rules, state)
+    mine = seats.own_choice(table, seat, now_only=choosing)
+    # a choice too many for chips (an exhibition's cards) has the game's own form: a partial
+    form = None if closed else getattr(view, "seat_form", lambda _state, _seat: None)(state, seat)
     done = reveal.locked if gated and reveal is not None else seats.sealed_seats(table)
     waiting = [s for s in sealed.choosing_seats(rules, state) if s not in done and s != seat]
     return {
         "name": state["players"][seat]["name"],
         "options": [
-            {"value": json.dumps(o), "label": label(o), "mine": o == mine} for o in options
+            {"value": json.dumps(option), "label": label(option), "mine": option == mine}
+            for option in options
         ],
         "mine": None if mine is None else label(mine),
+        "own_choice": mine,
+        "gated": gated,
+        "seat_form": form,
         "revealed": reveal is not None and reveal.revealed and mine is not None,
         "waiting": [state["players"][s]["name"] for s in waiting],
         "finished": rules.summary(state)["finished"],
@@ -119,7 +127,7 @@ def seal(table_id: str):
     if seat is None:  # check_rights refused it already; kept for a direct call
         raise rights.NotAllowed(rights.NEEDS_SEAT)
     try:
-        seats.seal(table_id, seat, _posted_choice())
+        seats.seal(table_id, seat, _posted_choice(view_for(get_store().get(table_id).game)))
     except (RuleError, StoreError) as refused:
         flash(translate_error(refused), SEAL_AREA)
     return redirect(url_for("web.seat_page", table_id=table_id), code=303)
@@ -134,8 +142,11 @@ def drop(table_id: str, seat: int):
     return redirect(url_for("web.table", table_id=table_id, _anchor="phones"), code=303)
 
 
-def _posted_choice() -> object:
-    """The posted choice (JSON text); anything unreadable is a choice no seat may seal."""
+def _posted_choice(view) -> object:
+    """The posted choice (JSON text, or the fields of the game's seat form, read by its view's
+    `seat_choice`); anything unreadable is a choice no seat may seal."""
+    if "choice" not in request.form and hasattr(view, "seat_choice"):
+        return view.seat_choice(request.form)
     text = request.form.get("choice", "")
     try:
         return json.loads(text) if len(text) <= MAX_CHOICE else None

@@ -11,6 +11,12 @@ from scoring.adel_verpflichtet.queries import (
     summary,
 )
 from scoring.adel_verpflichtet.results import results
+from scoring.adel_verpflichtet.sealing import (
+    check_sealed,
+    sealed_move,
+    sealed_options,
+    sealed_seats,
+)
 from scoring.adel_verpflichtet.secrets import LOG_SECRETS, SECRETS
 from scoring.adel_verpflichtet.sheet import score_sheet
 from scoring.adel_verpflichtet.table import new_table
@@ -20,6 +26,7 @@ __all__ = [
     "SECRETS",
     "actions",
     "apply",
+    "check_sealed",
     "complete_move",
     "device_display",
     "legal_moves",
@@ -29,5 +36,8 @@ __all__ = [
     "reveal_seats",
     "reveal_step",
     "score_sheet",
+    "sealed_move",
+    "sealed_options",
+    "sealed_seats",
     "summary",
 ]

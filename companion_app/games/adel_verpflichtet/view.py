@@ -12,6 +12,16 @@ from werkzeug.datastructures import MultiDict
 from companion_app.games.adel_verpflichtet import score as calculator
 from companion_app.games.adel_verpflichtet import setup as setup_form
 from companion_app.games.adel_verpflichtet import text as words
+from companion_app.games.adel_verpflichtet.seat import (
+    SHOW_PREFIX,
+    seat_form,
+    seat_hand,
+    seat_label,
+    seat_prefill,
+    seat_secrets,
+    seat_ticked,
+    show_entry,
+)
 from companion_app.games.adel_verpflichtet.setup import catalogue, read_card
 from companion_app.games.adel_verpflichtet.text import action_text, card_text, place_text, step_text
 from companion_app.games.forms import GENERAL_AREA, whole_number
@@ -41,6 +51,16 @@ LED_LABELS = {
 }
 #: While everyone chooses in secret the box's seat buttons are part of the decision.
 BOX_BESIDE_CHOICE = True
+#: A seat's phone: its chips, its exhibition form and secrets, the panels' prefill (seat.py).
+__all__ = [
+    "seat_form",
+    "seat_hand",
+    "seat_label",
+    "seat_prefill",
+    "seat_secrets",
+    "seat_ticked",
+    "show_entry",
+]
 SCORE_ENDPOINT = calculator.ENDPOINT
 ROUTES = calculator.ROUTES
 PHASES = {
@@ -239,3 +259,8 @@ def parse_move(form: MultiDict) -> dict:
             card_from_chip(value) if value else None for value in _seat_fields(form, "steal")
         ]
     return move
+
+
+def seat_choice(form: MultiDict) -> list:
+    """The exhibition a seat's phone posted (adel_verpflichtet/_seat.html), read as the panel's."""
+    return _shown(form, SHOW_PREFIX)
