@@ -419,3 +419,33 @@ def test_a_refused_buy_keeps_the_pile_and_letter_tapped(av):
     assert "now on top of pile 2" in page
     assert is_checked(page, "pile-1") and not is_checked(page, "pile-0")
     assert is_checked(page, "next-letter-E")
+
+
+# -- Issue 31 item 5: the friction list ----------------------------------------------------------
+
+
+def test_setup_reports_board_numbers_fractions_and_pile_tops_in_one_round(client, av):
+    """Before issue 31 the form refused the banquet, then (typed again) a fraction, then the
+    two equal pile tops: three rounds. Now one post names all three, each by its field."""
+    data = setup_form(track=False)
+    bad = {"banquet": "x", "bottom3": "", "top1.letter": data["top0.letter"]}
+    shown = setup_refusals(client, {**data, **bad, "top1.new": data["top0.new"]})
+    assert set(shown) == {"banquet", "track", "tops"}, shown
+    assert shown["track"][0].startswith("Space 3:")
+    assert "already the top card of pile 1" in shown["tops"][0]
+
+
+@pytest.mark.parametrize(
+    ("lang", "fields", "said"),
+    [
+        ("en", {"p1.thief1": "3"}, "Bob: the number 3 is entered on both thieves;"),
+        ("en", {"p2.thief0": "1"}, "Thieves: the number 1 is entered twice (Ann and Cid);"),
+        ("cs", {"p1.thief1": "3"}, "Bob: číslo 3 je zadáno u obou zlodějů;"),
+        ("cs", {"p2.check0": "11"}, "Šeky: hodnota 11 je zadána dvakrát (Ann a Cid);"),
+    ],
+)
+def test_a_number_entered_twice_names_the_players_by_name(client, lang, fields, said):
+    """Issue 31: "Thieves: the number 1 is entered twice (players 1 and 1)"."""
+    client.post("/lang", data={"lang": lang, "next": "/"})
+    shown = setup_refusals(client, {**setup_form(), **fields})
+    assert len(shown) == 1 and said in next(iter(shown.values()))[0], shown

@@ -15,7 +15,12 @@ from companion_app.store import get_store
 from scoring import names
 from scoring.adel_verpflichtet import cards
 from scoring.adel_verpflichtet import table as rules_table
-from scoring.adel_verpflichtet.table import DEFAULT_PROFILE, PLAYER_COUNT
+from scoring.adel_verpflichtet.table import (
+    DEFAULT_PROFILE,
+    MAX_BANQUET,
+    MIN_BANQUET,
+    PLAYER_COUNT,
+)
 
 #: Track rows on the setup form (spaces 0..39); spaces past them are asked when needed.
 TRACK_ROWS = 40
@@ -132,7 +137,8 @@ def parse_setup(form: MultiDict) -> dict:
     typed = form.getlist("player")
     seats = [seat for seat, name in enumerate(typed) if name.strip()]
     banquet = whole_number(form.get("banquet", "").strip())
-    rows = banquet if isinstance(banquet, int) and 0 < banquet <= 99 else 0
+    valid = isinstance(banquet, int) and MIN_BANQUET <= banquet <= MAX_BANQUET
+    rows = banquet if valid else _typed_rows(form)
     setup: dict = {
         "players": [typed[seat] for seat in seats],
         "profile": form.get("profile", "").strip() or DEFAULT_PROFILE,
@@ -147,6 +153,16 @@ def parse_setup(form: MultiDict) -> dict:
     if len(seats) == 2:
         setup["variant"] = form.get("variant") or None
     return setup
+
+
+def _typed_rows(form: MultiDict) -> int:
+    """Without a banquet space, the track rows up to the last one typed in (each is checked)."""
+    typed = [
+        space
+        for space in range(TRACK_ROWS)
+        if form.get(f"top{space}", "").strip() or form.get(f"bottom{space}", "").strip()
+    ]
+    return typed[-1] + 1 if typed else 0
 
 
 def _fraction(form: MultiDict, space: int) -> list | None:
