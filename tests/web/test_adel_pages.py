@@ -449,3 +449,18 @@ def test_a_number_entered_twice_names_the_players_by_name(client, lang, fields, 
     client.post("/lang", data={"lang": lang, "next": "/"})
     shown = setup_refusals(client, {**setup_form(), **fields})
     assert len(shown) == 1 and said in next(iter(shown.values()))[0], shown
+
+
+def test_a_buy_without_a_pile_still_refuses_a_next_card_already_on_the_table(av):
+    """Issue 31: "no pile chosen" hid a duplicate next card; both are told in one round."""
+    av.create()
+    av.lock_in()
+    av.post({"type": "locations", "place0": "auction", "place1": "castle", "place2": "castle"})
+    av.lock_in()
+    av.post({"type": "actions", "act0": "check:11", "act1": "detective", "act2": "exhibit"})
+    top = av.state()["piles"][1]["top"]
+    fields = {"type": "buy", "next.letter": top["letter"], "next.new": str(top["year"])}
+    page = av.post(fields).get_data(as_text=True)
+    assert "Choose the pile whose top card the buyer takes: 1 / 2." in page
+    assert f"{top['letter']} {top['year']} is already on top of pile 2" in page
+    assert av.state()["phase"] == "buy"
