@@ -464,3 +464,21 @@ def test_a_buy_without_a_pile_still_refuses_a_next_card_already_on_the_table(av)
     assert "Choose the pile whose top card the buyer takes: 1 / 2." in page
     assert f"{top['letter']} {top['year']} is already on top of pile 2" in page
     assert av.state()["phase"] == "buy"
+
+
+def test_a_profile_keeps_the_seats_of_its_largest_table_after_a_smaller_one(client, av):
+    """Issue 31: a 3-player table after a 2-player one asked 6 typed values for the third seat.
+    Each seat's checks and thieves come from the last table of the profile that had it."""
+    av.create(track="")  # Ann, Bob, Cid on "Home board"
+    two = {**setup_form(names=["Ann", "Bob"], track=False), "variant": "surprise"}
+    two.update({"p0.check0": "91", "p1.thief1": "9"})  # the 2-player table's own values
+    assert client.post("/tables/new/adel_verpflichtet", data=two).status_code == 303
+    page = client.get("/tables/new/adel_verpflichtet?profile=Home+board").text
+
+    def shown(name: str) -> str:
+        return re.search(rf'name="{re.escape(name)}" value="(\w*)"', page).group(1)
+
+    assert shown("p0.check0") == "91" and shown("p1.thief1") == "9"  # the latest table's
+    assert [shown(f"p2.check{i}") for i in range(4)] == ["31", "32", "33", "34"]
+    assert [shown(f"p2.thief{i}") for i in range(2)] == ["5", "6"]
+    assert shown("p3.check0") == ""  # no table of the profile had a fourth seat
