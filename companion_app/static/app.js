@@ -64,7 +64,18 @@
     var MARGIN = 8;
     return Math.max(0, Math.min(bottom - window.innerHeight + MARGIN, top - covered - MARGIN));
   }
+  // A refusal's page opens at its panel (#anchor), whose top the browser puts at the top of the
+  // screen, under the sticky table head: the panels' scroll-margin-top (app.css) is the head's
+  // height, set here, and a panel already put under the head is brought out from under it.
+  function headRoom() {
+    var head = document.querySelector(".table-head");
+    var covered = head && getComputedStyle(head).position === "sticky" ? head.offsetHeight : 0;
+    document.documentElement.style.setProperty("--head-room", covered + "px");
+    var target = location.hash && document.getElementById(location.hash.slice(1));
+    if (target && target.getBoundingClientRect().top < covered) target.scrollIntoView();
+  }
   function showDecision() {
+    headRoom();
     if (location.hash || window.scrollY > 0) {
       readerMoved = true; // the browser restored the reader's place: theirs from now on
       return;
@@ -144,6 +155,26 @@
       window.scrollBy(0, by);
       readerMoved = true; // the reader's tap moved the page to the panel: it stays there
     }
+  }, true);
+
+  // A number field (pattern="[0-9]*") refuses a non-digit in our words, in the page's language
+  // (<meta name="digits-message">), not the browser's English "Please match the requested
+  // format.". Any tap in a form or a keystroke clears the sentence, so a field corrected (or
+  // emptied by a chip, data-or) never stays refused.
+  var digits = document.querySelector('meta[name="digits-message"]');
+  document.addEventListener("invalid", function (event) {
+    var field = event.target;
+    if (!digits || !field.setCustomValidity) return;
+    field.setCustomValidity("");
+    if (field.validity.patternMismatch) field.setCustomValidity(digits.content);
+  }, true);
+  function clearDigits(form) {
+    if (!form) return;
+    form.querySelectorAll("input[pattern]").forEach(function (field) { field.setCustomValidity(""); });
+  }
+  document.addEventListener("input", function (event) { clearDigits(event.target.form); }, true);
+  document.addEventListener("click", function (event) {
+    clearDigits(event.target.form || (event.target.closest && event.target.closest("form")));
   }, true);
 
   // Any move form: block a second tap while the first post is on its way.

@@ -482,3 +482,23 @@ def test_a_profile_keeps_the_seats_of_its_largest_table_after_a_smaller_one(clie
     assert [shown(f"p2.check{i}") for i in range(4)] == ["31", "32", "33", "34"]
     assert [shown(f"p2.thief{i}") for i in range(2)] == ["5", "6"]
     assert shown("p3.check0") == ""  # no table of the profile had a fourth seat
+
+
+def test_czech_phrases_put_the_name_first_and_never_decline_it(client):
+    """Issue 31: "Šek 10 hráče Čeněk", "Výstava hráče Dáša" declined nothing right; the
+    register is the rulebook's "pokladna aukční síně"; Abandon does not read as leaving."""
+    client.post("/lang", data={"lang": "cs", "next": "/"})
+    czech = AdelPages(client)
+    czech.create(player=["Čeněk", "Dáša", "Cid"])
+    play_first_turn(czech)
+    exhibition = ["C:1556", "D:1563", "E:1570", "F:1577"]
+    czech.post(
+        {"type": "exhibitions", "shows0": "0", "shows1": "0", "shows2": "1", "show2": exhibition}
+    )
+    page = czech.page()
+    assert "Čeněk: šek 11 je nejvyšší, kupuje" in page
+    assert "Cid: výstava (C 1556, D 1563, E 1570, F 1577) je nejlepší" in page
+    assert "Dáša: detektiv nikoho nechytil, bez posunu." in page
+    assert "hráče Čeněk" not in page and "hráče Dáša" not in page
+    assert "Pokladna aukční síně" in page
+    assert "Ukončit tuto hru bez výsledku" in page and "Opustit" not in page
