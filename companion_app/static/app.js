@@ -177,6 +177,19 @@
     clearDigits(event.target.form || (event.target.closest && event.target.closest("form")));
   }, true);
 
+  // Several cards entered by letter and year chips (Adel's exhibitions, data-advance): a ticked
+  // year chip chooses the next letter, since an exhibition's letters follow without a gap, so
+  // the next card is its year's one tap (a second card of the same letter: its letter again).
+  document.addEventListener("change", function (event) {
+    var chip = event.target;
+    var entry = chip.closest && chip.closest("[data-advance]");
+    var shown = entry && chip.checked && chip.type === "checkbox" && chip.closest("[data-letter]");
+    if (!shown) return;
+    var next = String.fromCharCode(shown.dataset.letter.charCodeAt(0) + 1);
+    var letter = entry.querySelector('input[type="radio"][value="' + next + '"]');
+    if (letter) letter.checked = true;
+  });
+
   // Any move form: block a second tap while the first post is on its way.
   document.addEventListener("submit", function (event) {
     var form = event.target;
