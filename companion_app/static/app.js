@@ -190,6 +190,20 @@
     if (letter) letter.checked = true;
   });
 
+  // One tap for a whole table's choice (Adel's "everyone at the castle", data-tick-all="place"):
+  // ticks the button's value in every per-seat group of its form (place0, place1, ...).
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button[data-tick-all]");
+    if (!button || !button.form) return;
+    var group = new RegExp("^" + button.dataset.tickAll + "[0-9]+$");
+    Array.prototype.forEach.call(button.form.querySelectorAll('input[type="radio"]'), function (input) {
+      if (group.test(input.name) && input.value === button.value && !input.checked) {
+        input.checked = true;
+        input.dispatchEvent(new Event("change", { bubbles: true }));
+      }
+    });
+  });
+
   // Any move form: block a second tap while the first post is on its way.
   document.addEventListener("submit", function (event) {
     var form = event.target;

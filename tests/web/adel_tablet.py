@@ -5,6 +5,7 @@ tests/scoring/adel_play's `Table`; each move the script chooses is tapped on the
 scorer taps it, and the same move is played on the model, so the page must end where the rules do.
 """
 
+import collections
 import random
 
 from scoring.adel_verpflichtet import cards
@@ -15,6 +16,9 @@ from tests.web.test_tap_budget import ADEL_NAMES, IN_VIEW, Api, Taps, adel_catal
 
 #: The profile whose earlier tables saw every card (`adel_catalogue`): each card is a chip.
 PROFILE = "Club board"
+
+#: What a chip ticked before any tap is, by field: the location as last turn, the castle's card.
+PRESET = {"place": "location ticked as last turn", "act": "action card ticked"}
 
 
 def chip(testid: str) -> str:
@@ -38,6 +42,10 @@ class AdelTablet:
         self.lock_ins = 0
         #: Taps on a submit button that lay outside the screen (the decision needed a scroll).
         self.hidden_decisions: list[str] = []
+        #: The scorer's taps by panel (the move's type; lock-ins apart): one entry per move.
+        self.by_panel: dict[str, list[int]] = {}
+        #: Taps the page's defaults and shortcuts saved, by kind.
+        self.saved: collections.Counter = collections.Counter()
 
     def open(self, lang: str = "en") -> None:
         """The table's page in `lang`."""
@@ -77,14 +85,43 @@ class AdelTablet:
         self.taps.tap(chip(f"{year_id}{card['letter']}{card['year']}"))
 
     def choose(self, field: str, values: list[str]) -> None:
-        """One chip per seat for a revealed choice, unless the page has it ticked already."""
+        """One chip per seat for a revealed choice, unless the page has it ticked already; for
+        the locations, "everyone at ..." first when that is fewer taps (a scorer sees it)."""
+        ticked = [self._ticked(f"{field}{seat}-{value}") for seat, value in enumerate(values)]
+        self.saved[PRESET[field]] += sum(ticked)
+        if field == "place":
+            plain = ticked.count(False)
+            cheapest = max(cards.PLACES, key=values.count)
+            shortcut = 1 + len(values) - values.count(cheapest)
+            if shortcut < plain:
+                self.taps.tap(f"[data-testid=everyone-{cheapest}]")
+                self.saved["everyone at one place"] += plain - shortcut
+                ticked = [self._ticked(f"{field}{seat}-{v}") for seat, v in enumerate(values)]
         for seat, value in enumerate(values):
-            testid = f"{field}{seat}-{value}"
-            if not self.page.locator(f"[data-testid='{testid}']").is_checked():
-                self.taps.tap(chip(testid))
+            if not ticked[seat]:
+                self.taps.tap(chip(f"{field}{seat}-{value}"))
+
+    def _ticked(self, testid: str) -> bool:
+        """Whether the chip with this test id is ticked."""
+        return self.page.locator(f"[data-testid='{testid}']").is_checked()
 
     def play(self, move: dict) -> None:
         """Tap `move` on the page, then play it on the model."""
+        kind = move["type"]
+        taps, lock_ins = self.taps.count, self.lock_ins
+        self._tap(move)
+        scorer = self.taps.count - taps - (self.lock_ins - lock_ins)
+        self.by_panel.setdefault(kind, []).append(scorer)
+        self.model.play(move)
+        shown, rules = self.state(), self.model.state
+        for key in ("turn", "phase", "register", "jail", "piles"):
+            assert shown[key] == rules[key], f"{key} differs after {kind}"
+        assert [p["position"] for p in shown["players"]] == [
+            p["position"] for p in rules["players"]
+        ]
+
+    def _tap(self, move: dict) -> None:
+        """The taps of `move` on its panel."""
         kind = move["type"]
         if kind == "locations":
             self.lock_in()
@@ -108,13 +145,6 @@ class AdelTablet:
             self.submit("steal-submit")
         elif kind == "next":
             self.submit("next-submit")
-        self.model.play(move)
-        shown, rules = self.state(), self.model.state
-        for key in ("turn", "phase", "register", "jail", "piles"):
-            assert shown[key] == rules[key], f"{key} differs after {kind}"
-        assert [p["position"] for p in shown["players"]] == [
-            p["position"] for p in rules["players"]
-        ]
 
     def _buy(self, move: dict) -> None:
         """The pile taken and the card that comes up on it."""
