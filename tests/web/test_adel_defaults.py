@@ -130,3 +130,16 @@ def test_everyone_at_the_castle_ticks_every_seats_castle_in_one_tap(live_server,
         assert page.locator(f"[data-testid=place{seat}-auction]").is_checked(), seat
     tablet.submit("location-submit")
     assert tablet.state()["places"] == ["auction"] * 5
+
+
+def test_exhibit_comes_ticked_at_the_castle_and_marked_as_such(av):
+    av.create()
+    av.lock_in()
+    # Ann and Cid hold a valid exhibition (the unshuffled deck), Bob goes to the auction house
+    av.post({"type": "locations", "place0": "castle", "place1": "auction", "place2": "castle"})
+    page = av.page()
+    assert not is_checked(page, "act1-check:21") and 'data-testid="act1-usual"' not in page
+    for seat in (0, 2):
+        assert is_checked(page, f"act{seat}-exhibit"), seat
+        assert f'data-testid="act{seat}-usual"' in page
+    assert page.count(">usual</small>") == 2
