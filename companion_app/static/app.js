@@ -64,7 +64,18 @@
     var MARGIN = 8;
     return Math.max(0, Math.min(bottom - window.innerHeight + MARGIN, top - covered - MARGIN));
   }
+  // A refusal's page opens at its panel (#anchor), whose top the browser puts at the top of the
+  // screen, under the sticky table head: the panels' scroll-margin-top (app.css) is the head's
+  // height, set here, and a panel already put under the head is brought out from under it.
+  function headRoom() {
+    var head = document.querySelector(".table-head");
+    var covered = head && getComputedStyle(head).position === "sticky" ? head.offsetHeight : 0;
+    document.documentElement.style.setProperty("--head-room", covered + "px");
+    var target = location.hash && document.getElementById(location.hash.slice(1));
+    if (target && target.getBoundingClientRect().top < covered) target.scrollIntoView();
+  }
   function showDecision() {
+    headRoom();
     if (location.hash || window.scrollY > 0) {
       readerMoved = true; // the browser restored the reader's place: theirs from now on
       return;
@@ -145,6 +156,53 @@
       readerMoved = true; // the reader's tap moved the page to the panel: it stays there
     }
   }, true);
+
+  // A number field (pattern="[0-9]*") refuses a non-digit in our words, in the page's language
+  // (<meta name="digits-message">), not the browser's English "Please match the requested
+  // format.". Any tap in a form or a keystroke clears the sentence, so a field corrected (or
+  // emptied by a chip, data-or) never stays refused.
+  var digits = document.querySelector('meta[name="digits-message"]');
+  document.addEventListener("invalid", function (event) {
+    var field = event.target;
+    if (!digits || !field.setCustomValidity) return;
+    field.setCustomValidity("");
+    if (field.validity.patternMismatch) field.setCustomValidity(digits.content);
+  }, true);
+  function clearDigits(form) {
+    if (!form) return;
+    form.querySelectorAll("input[pattern]").forEach(function (field) { field.setCustomValidity(""); });
+  }
+  document.addEventListener("input", function (event) { clearDigits(event.target.form); }, true);
+  document.addEventListener("click", function (event) {
+    clearDigits(event.target.form || (event.target.closest && event.target.closest("form")));
+  }, true);
+
+  // Several cards entered by letter and year chips (Adel's exhibitions, data-advance): a ticked
+  // year chip chooses the next letter, since an exhibition's letters follow without a gap, so
+  // the next card is its year's one tap (a second card of the same letter: its letter again).
+  document.addEventListener("change", function (event) {
+    var chip = event.target;
+    var entry = chip.closest && chip.closest("[data-advance]");
+    var shown = entry && chip.checked && chip.type === "checkbox" && chip.closest("[data-letter]");
+    if (!shown) return;
+    var next = String.fromCharCode(shown.dataset.letter.charCodeAt(0) + 1);
+    var letter = entry.querySelector('input[type="radio"][value="' + next + '"]');
+    if (letter) letter.checked = true;
+  });
+
+  // One tap for a whole table's choice (Adel's "everyone at the castle", data-tick-all="place"):
+  // ticks the button's value in every per-seat group of its form (place0, place1, ...).
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button[data-tick-all]");
+    if (!button || !button.form) return;
+    var group = new RegExp("^" + button.dataset.tickAll + "[0-9]+$");
+    Array.prototype.forEach.call(button.form.querySelectorAll('input[type="radio"]'), function (input) {
+      if (group.test(input.name) && input.value === button.value && !input.checked) {
+        input.checked = true;
+        input.dispatchEvent(new Event("change", { bubbles: true }));
+      }
+    });
+  });
 
   // Any move form: block a second tap while the first post is on its way.
   document.addEventListener("submit", function (event) {

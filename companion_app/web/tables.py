@@ -43,7 +43,7 @@ def _context(table: Table) -> dict:
     the whole state and gives the templates only what the table may see.
     """
     view, shown = _view(table), secrecy.table_view(table)
-    return {
+    context = {
         "table": table,
         "game": table.game,
         "state": shown["state"],
@@ -58,6 +58,15 @@ def _context(table: Table) -> dict:
         "sealed_choices": seats.revealed(table),
         **view.context(table.state),
     }
+    if hasattr(view, "log_context"):  # a default read from earlier turns (Adel's locations)
+        context.update(view.log_context(table.state, lambda: _moves_in_force(table.id)))
+    return context
+
+
+def _moves_in_force(table_id: str) -> list[dict]:
+    """The table's logged moves that are not undone, oldest first."""
+    entries = get_store().history(table_id)
+    return [entry.move for entry in entries if entry.kind == "move" and not entry.undone]
 
 
 def table(table_id: str):

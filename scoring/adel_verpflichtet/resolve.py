@@ -54,6 +54,8 @@ def _note(state: dict, step: str, **params: object) -> None:
 
 #: The refusal of a card that comes up which is not a letter and a year.
 NEXT_CARD = N_("The card now on top of pile {pile}: tap a letter A to F and enter its year.")
+NEXT_CARD_ANY = N_("The card now on top of the pile: tap a letter A to F and enter its year.")
+CHOOSE_PILE = N_("Choose the pile whose top card the buyer takes: {piles}.")
 
 
 def start(state: dict) -> None:
@@ -75,10 +77,10 @@ def buy(state: dict, move: dict) -> None:
     piles = open_piles(state)
     pile = move.get("pile")
     if type(pile) is not int or pile not in piles:
-        raise IllegalMove(
-            N_("Choose the pile whose top card the buyer takes: {piles}."),
-            piles=" / ".join(str(index + 1) for index in piles),
-        )
+        refusals = [IllegalMove(CHOOSE_PILE, piles=" / ".join(str(i + 1) for i in piles))]
+        if move.get("next") is not None:  # the card typed is told too: one round, not two
+            collect(refusals, _next_card_seen, state, move["next"])
+        raise_all(refusals)
     chosen = state["piles"][pile]
     card = chosen["top"]
     _check_recorded(state, move, purchase(state, pile))
@@ -100,6 +102,15 @@ def buy(state: dict, move: dict) -> None:
     _note(state, "bought", seat=seat, check=value, card=card, pile=pile)
     _pay(state, value)
     start_castle(state)
+
+
+def _next_card_seen(state: dict, after: object) -> None:
+    """Before a pile is chosen, the card typed as coming up: a card, and seen nowhere yet.
+
+    Whichever pile it comes up on, it cannot be a top card now (one is bought, the other stays),
+    nor in a hand or an exhibition.
+    """
+    places.refuse_seen(state, [cards.read_card(after, "next", template=NEXT_CARD_ANY)])
 
 
 def purchase(state: dict, pile: int) -> dict:

@@ -23,8 +23,8 @@ SETUP_KEYS = (
 #: The two-player variants (RULES.md §4 "Two players"); None: the normal game.
 SURPRISE, CONFLICT = "surprise", "conflict"
 VARIANTS = (SURPRISE, CONFLICT)
-#: The longest track the app takes (the printed one is far shorter).
-MAX_BANQUET = 99
+#: The shortest and the longest track the app takes (the printed one is far shorter).
+MIN_BANQUET, MAX_BANQUET = 2, 99
 #: Largest number a check or thief may carry (board values; only their order matters).
 MAX_VALUE = 999
 DEFAULT_PROFILE = "Board"
@@ -115,21 +115,31 @@ def _checked_setup(setup: dict) -> dict:
     take("banquet", lambda: _banquet(setup.get("banquet")))
     # The seats' fields are read even when the names are refused, as many seats as were entered.
     if isinstance(players, list):
-        count = len(read.get("names", players))
-        take("checks", lambda: _per_seat(setup.get("checks"), count, cards.CHECKS_EACH, "checks"))
-        take(
-            "thieves", lambda: _per_seat(setup.get("thieves"), count, cards.THIEVES_EACH, "thieves")
-        )
+        seats = _seat_names(read.get("names", players))
+        for key, each in (("checks", cards.CHECKS_EACH), ("thieves", cards.THIEVES_EACH)):
+            take(key, lambda key=key, each=each: _per_seat(setup.get(key), seats, each, key))
         if setup.get("hands") is not None:
-            take("hands", lambda: _hands(setup["hands"], count))
+            take("hands", lambda: _hands(setup["hands"], len(seats)))
     take("profile", lambda: _profile(setup.get("profile", DEFAULT_PROFILE)))
+    fractions = setup.get("fractions")
     if "banquet" in read:
-        take("fractions", lambda: _fractions(setup.get("fractions"), read["banquet"]))
+        take("fractions", lambda: _fractions(fractions, read["banquet"]))
+    elif isinstance(fractions, list):  # the banquet refused: each typed fraction is still read
+        take("fractions", lambda: _each(_fraction_at, fractions))
     take("tops", lambda: _tops(setup.get("tops")))
-    if not refusals:
+    if "tops" in read and (setup.get("hands") is None or "hands" in read):
+        # A card in two places is told with the rest (one round), whatever else was refused.
         take("dealt", lambda: _each_card_once(read.get("hands") or [], read["tops"]))
     raise_all(refusals)
     return read
+
+
+def _seat_names(players: list) -> list[str]:
+    """The name each seat's refusals call it by: as entered, or its number if it has none."""
+    return [
+        name.strip() if isinstance(name, str) and name.strip() else str(seat + 1)
+        for seat, name in enumerate(players)
+    ]
 
 
 def first_phase(variant: str | None) -> str:
@@ -161,19 +171,19 @@ def _whole(number: object, low: int, high: int, message: str, **params: object) 
 
 def _banquet(value: object) -> int:
     """The track space of the first seat at the banquet table (a board value)."""
-    return _whole(
-        value,
-        2,
-        MAX_BANQUET,
-        BANQUET,
-    )
+    return _whole(value, MIN_BANQUET, MAX_BANQUET, BANQUET)
 
 
 def _fractions(value: object, banquet: int) -> list:
     """Per track space before the banquet: [top, bottom] or None (not entered yet)."""
     if not isinstance(value, list) or len(value) != banquet:
         raise InvalidSetup(FRACTIONS, last=banquet - 1)
-    return _each(lambda space, entry: read_fraction(entry, space, InvalidSetup), value)
+    return _each(_fraction_at, value)
+
+
+def _fraction_at(space: int, entry: object) -> list | None:
+    """`read_fraction` as `_each` calls it: the space first."""
+    return read_fraction(entry, space, InvalidSetup)
 
 
 def _each(reader: Callable[[int, object], object], entries: list) -> list:
@@ -215,7 +225,11 @@ PER_SEAT_MESSAGES = {
         "seat": N_("Checks of player {seat}: enter 4 check values."),
         "value": N_("Checks of player {seat}: {value} is not a whole number from {low} to {high}."),
         "twice": N_(
-            "Checks: the value {value} is entered twice (players {first} and {second}); "
+            "Checks: the value {value} is entered twice ({first_name} and {second_name}); "
+            "all checks in the game are different."
+        ),
+        "own": N_(
+            "{name}: the value {value} is entered on two checks; "
             "all checks in the game are different."
         ),
     },
@@ -226,33 +240,51 @@ PER_SEAT_MESSAGES = {
             "Thieves of player {seat}: {value} is not a whole number from {low} to {high}."
         ),
         "twice": N_(
-            "Thieves: the number {value} is entered twice (players {first} and {second}); "
+            "Thieves: the number {value} is entered twice ({first_name} and {second_name}); "
+            "all thieves in the game are different."
+        ),
+        "own": N_(
+            "{name}: the number {value} is entered on both thieves; "
             "all thieves in the game are different."
         ),
     },
 }
 
 
-def _per_seat(value: object, count: int, each: int, what: str) -> list[list[int]]:
-    """Each player's check values or thief numbers: `each` per seat, all different."""
+def _per_seat(value: object, seats: list[str], each: int, what: str) -> list[list[int]]:
+    """Each player's check values or thief numbers: `each` per seat, all different.
+
+    `seats` are the players' names: a value entered twice names who has it.
+    """
     messages = PER_SEAT_MESSAGES[what]
-    if not isinstance(value, list) or len(value) != count:
-        raise InvalidSetup(messages["count"], count=count)
+    if not isinstance(value, list) or len(value) != len(seats):
+        raise InvalidSetup(messages["count"], count=len(seats))
     seen: dict[int, int] = {}
-    return _each(lambda seat, numbers: _seat_numbers(numbers, seat, each, messages, seen), value)
+    return _each(
+        lambda seat, numbers: _seat_numbers(numbers, seat, each, messages, (seen, seats)), value
+    )
 
 
-def _seat_numbers(numbers: object, seat: int, each: int, messages: dict, seen: dict) -> list:
-    """One seat's check values or thief numbers; `seen` maps each number to its seat."""
+def _seat_numbers(numbers: object, seat: int, each: int, messages: dict, known: tuple) -> list:
+    """One seat's check values or thief numbers; `known`: each number's seat so far, the names."""
+    seen, seats = known
     if not isinstance(numbers, list) or len(numbers) != each:
         raise InvalidSetup(messages["seat"], seat=seat + 1)
     for number in numbers:
         if number == "":
             raise InvalidSetup(messages["seat"], seat=seat + 1)
         _whole(number, 1, MAX_VALUE, messages["value"], seat=seat + 1, value=str(number)[:12])
+        if seen.get(number) == seat:
+            raise InvalidSetup(messages["own"], value=number, seat=seat + 1, name=seats[seat])
         if number in seen:
+            first = seen[number]
             raise InvalidSetup(
-                messages["twice"], value=number, first=seen[number] + 1, second=seat + 1
+                messages["twice"],
+                value=number,
+                first=first + 1,
+                second=seat + 1,
+                first_name=seats[first],
+                second_name=seats[seat],
             )
         seen[number] = seat
     return numbers

@@ -65,8 +65,30 @@ def test_material_four_checks_each_a_blank_one_is_asked_for():
 
 def test_material_all_check_values_differ_two_equal_refused():
     checks = [[11, 12, 13, 14], [21, 22, 23, 12], [31, 32, 33, 34]]
-    with pytest.raises(InvalidSetup, match="12 is entered twice .players 1 and 2."):
+    with pytest.raises(InvalidSetup, match="12 is entered twice .Ann and Bob."):
         adel.new_table(setup(3, checks=checks))
+
+
+def test_material_a_value_twice_at_one_seat_names_that_player_once():
+    """Issue 31: "the number 1 is entered twice (players 1 and 1)" read wrong."""
+    with pytest.raises(InvalidSetup, match="^Bob: the number 3 is entered on both thieves;"):
+        adel.new_table(setup(3, thieves=[[1, 2], [3, 3], [5, 6]]))
+    with pytest.raises(InvalidSetup, match="^Ann: the value 11 is entered on two checks;"):
+        adel.new_table(setup(3, checks=[[11, 11, 13, 14], [21, 22, 23, 24], [31, 32, 33, 34]]))
+
+
+def test_setup_refuses_a_bad_banquet_its_fractions_and_equal_pile_tops_in_one_round():
+    """Issue 31: the form reported board numbers, then fractions, then pile tops."""
+    values = setup(3, hands=None)
+    fractions = values["fractions"][:5]
+    fractions[3] = [1, 4]
+    bad = {"banquet": 1, "fractions": fractions, "tops": [values["tops"][0]] * 2}
+    with pytest.raises(InvalidSetup) as refused:
+        adel.new_table({**values, **bad})
+    shown = [str(each) for each in (refused.value, *refused.value.others)]
+    assert len(shown) == 3, shown
+    assert shown[0].startswith("Banquet table:") and shown[1].startswith("Space 3:")
+    assert "is already the top card of pile 1" in shown[2]
 
 
 def test_material_two_thieves_with_different_numbers_equal_refused():

@@ -419,3 +419,86 @@ def test_a_refused_buy_keeps_the_pile_and_letter_tapped(av):
     assert "now on top of pile 2" in page
     assert is_checked(page, "pile-1") and not is_checked(page, "pile-0")
     assert is_checked(page, "next-letter-E")
+
+
+# -- Issue 31 item 5: the friction list ----------------------------------------------------------
+
+
+def test_setup_reports_board_numbers_fractions_and_pile_tops_in_one_round(client, av):
+    """Before issue 31 the form refused the banquet, then (typed again) a fraction, then the
+    two equal pile tops: three rounds. Now one post names all three, each by its field."""
+    data = setup_form(track=False)
+    bad = {"banquet": "x", "bottom3": "", "top1.letter": data["top0.letter"]}
+    shown = setup_refusals(client, {**data, **bad, "top1.new": data["top0.new"]})
+    assert set(shown) == {"banquet", "track", "tops"}, shown
+    assert shown["track"][0].startswith("Space 3:")
+    assert "already the top card of pile 1" in shown["tops"][0]
+
+
+@pytest.mark.parametrize(
+    ("lang", "fields", "said"),
+    [
+        ("en", {"p1.thief1": "3"}, "Bob: the number 3 is entered on both thieves;"),
+        ("en", {"p2.thief0": "1"}, "Thieves: the number 1 is entered twice (Ann and Cid);"),
+        ("cs", {"p1.thief1": "3"}, "Bob: číslo 3 je zadáno u obou zlodějů;"),
+        ("cs", {"p2.check0": "11"}, "Šeky: hodnota 11 je zadána dvakrát (Ann a Cid);"),
+    ],
+)
+def test_a_number_entered_twice_names_the_players_by_name(client, lang, fields, said):
+    """Issue 31: "Thieves: the number 1 is entered twice (players 1 and 1)"."""
+    client.post("/lang", data={"lang": lang, "next": "/"})
+    shown = setup_refusals(client, {**setup_form(), **fields})
+    assert len(shown) == 1 and said in next(iter(shown.values()))[0], shown
+
+
+def test_a_buy_without_a_pile_still_refuses_a_next_card_already_on_the_table(av):
+    """Issue 31: "no pile chosen" hid a duplicate next card; both are told in one round."""
+    av.create()
+    av.lock_in()
+    av.post({"type": "locations", "place0": "auction", "place1": "castle", "place2": "castle"})
+    av.lock_in()
+    av.post({"type": "actions", "act0": "check:11", "act1": "detective", "act2": "exhibit"})
+    top = av.state()["piles"][1]["top"]
+    fields = {"type": "buy", "next.letter": top["letter"], "next.new": str(top["year"])}
+    page = av.post(fields).get_data(as_text=True)
+    assert "Choose the pile whose top card the buyer takes: 1 / 2." in page
+    assert f"{top['letter']} {top['year']} is already on top of pile 2" in page
+    assert av.state()["phase"] == "buy"
+
+
+def test_a_profile_keeps_the_seats_of_its_largest_table_after_a_smaller_one(client, av):
+    """Issue 31: a 3-player table after a 2-player one asked 6 typed values for the third seat.
+    Each seat's checks and thieves come from the last table of the profile that had it."""
+    av.create(track="")  # Ann, Bob, Cid on "Home board"
+    two = {**setup_form(names=["Ann", "Bob"], track=False), "variant": "surprise"}
+    two.update({"p0.check0": "91", "p1.thief1": "9"})  # the 2-player table's own values
+    assert client.post("/tables/new/adel_verpflichtet", data=two).status_code == 303
+    page = client.get("/tables/new/adel_verpflichtet?profile=Home+board").text
+
+    def shown(name: str) -> str:
+        return re.search(rf'name="{re.escape(name)}" value="(\w*)"', page).group(1)
+
+    assert shown("p0.check0") == "91" and shown("p1.thief1") == "9"  # the latest table's
+    assert [shown(f"p2.check{i}") for i in range(4)] == ["31", "32", "33", "34"]
+    assert [shown(f"p2.thief{i}") for i in range(2)] == ["5", "6"]
+    assert shown("p3.check0") == ""  # no table of the profile had a fourth seat
+
+
+def test_czech_phrases_put_the_name_first_and_never_decline_it(client):
+    """Issue 31: "Šek 10 hráče Čeněk", "Výstava hráče Dáša" declined nothing right; the
+    register is the rulebook's "pokladna aukční síně"; Abandon does not read as leaving."""
+    client.post("/lang", data={"lang": "cs", "next": "/"})
+    czech = AdelPages(client)
+    czech.create(player=["Čeněk", "Dáša", "Cid"])
+    play_first_turn(czech)
+    exhibition = ["C:1556", "D:1563", "E:1570", "F:1577"]
+    czech.post(
+        {"type": "exhibitions", "shows0": "0", "shows1": "0", "shows2": "1", "show2": exhibition}
+    )
+    page = czech.page()
+    assert "Čeněk: šek 11 je nejvyšší, kupuje" in page
+    assert "Cid: výstava (C 1556, D 1563, E 1570, F 1577) je nejlepší" in page
+    assert "Dáša: detektiv nikoho nechytil, bez posunu." in page
+    assert "hráče Čeněk" not in page and "hráče Dáša" not in page
+    assert "Pokladna aukční síně" in page
+    assert "Ukončit tuto hru bez výsledku" in page and "Opustit" not in page

@@ -15,7 +15,12 @@ from companion_app.store import get_store
 from scoring import names
 from scoring.adel_verpflichtet import cards
 from scoring.adel_verpflichtet import table as rules_table
-from scoring.adel_verpflichtet.table import DEFAULT_PROFILE, PLAYER_COUNT
+from scoring.adel_verpflichtet.table import (
+    DEFAULT_PROFILE,
+    MAX_BANQUET,
+    MIN_BANQUET,
+    PLAYER_COUNT,
+)
 
 #: Track rows on the setup form (spaces 0..39); spaces past them are asked when needed.
 TRACK_ROWS = 40
@@ -58,22 +63,44 @@ def cards_of(table) -> list[dict]:
     return [card for card in found if isinstance(card, dict) and "letter" in card]
 
 
-def remembered(table) -> dict:
-    """Form field -> value from a profile's last table (its fractions as play filled them in)."""
-    if table is None:
+def profile_tables(profile: str | None) -> list:
+    """The tables of a board profile, most recent first."""
+    return [t for t in previous_tables() if t.state.get("profile", DEFAULT_PROFILE) == profile]
+
+
+def remembered(tables: list) -> dict:
+    """Form field -> value from a profile's tables (most recent first): the last table's banquet,
+    every fraction play filled in, and each seat's checks and thieves from the last table that
+    had that seat, so a 3-player table after a 2-player one finds its third seat's values."""
+    if not tables:
         return {}
-    state, setup = table.state, table.setup
+    state = tables[0].state
     fields = {"profile": state.get("profile", ""), "banquet": str(state.get("banquet", ""))}
-    for space, fraction in enumerate(state.get("fractions") or []):
-        if fraction:
-            fields[f"top{space}"], fields[f"bottom{space}"] = (str(n) for n in fraction)
-    for seat, values in enumerate(setup.get("checks") or []):
-        for index, value in enumerate(values):
-            fields[f"p{seat}.check{index}"] = str(value)
-    for seat, values in enumerate(setup.get("thieves") or []):
-        for index, value in enumerate(values):
-            fields[f"p{seat}.thief{index}"] = str(value)
+    for table in reversed(tables):  # the most recent table's values win
+        for space, fraction in enumerate(table.state.get("fractions") or []):
+            if fraction:
+                fields[f"top{space}"], fields[f"bottom{space}"] = (str(n) for n in fraction)
+    taken: set = set()
+    for seat in range(cards.MAX_PLAYERS):
+        for table in tables:
+            values = _seat_values(table.setup, seat)
+            # An older table's seat is taken only if none of its values is in a seat already.
+            kinds = {("check" in name, value) for name, value in values.items()}
+            if values and not taken & kinds:
+                fields.update(values)
+                taken |= kinds
+                break
     return fields  # tracking every hand is never carried over: by default the hands are kept
+
+
+def _seat_values(setup: dict, seat: int) -> dict:
+    """A seat's check and thief fields from one table's setup; empty if it had no such seat."""
+    checks, thieves = setup.get("checks") or [], setup.get("thieves") or []
+    if seat >= len(checks) or seat >= len(thieves):
+        return {}
+    fields = {f"p{seat}.check{i}": str(value) for i, value in enumerate(checks[seat])}
+    fields.update({f"p{seat}.thief{i}": str(value) for i, value in enumerate(thieves[seat])})
+    return fields
 
 
 def chosen_profile() -> str | None:
@@ -101,7 +128,7 @@ def setup_context() -> dict:
     return {
         "adel_profiles": list(known),
         "adel_profile": chosen,
-        "adel_remembered": remembered(known.get(chosen)),
+        "adel_remembered": remembered(profile_tables(chosen) if chosen in known else []),
         "adel_catalogue": catalogue(chosen),
         "adel_track_rows": range(TRACK_ROWS),
         "adel_seats": range(cards.MAX_PLAYERS),
@@ -132,7 +159,8 @@ def parse_setup(form: MultiDict) -> dict:
     typed = form.getlist("player")
     seats = [seat for seat, name in enumerate(typed) if name.strip()]
     banquet = whole_number(form.get("banquet", "").strip())
-    rows = banquet if isinstance(banquet, int) and 0 < banquet <= 99 else 0
+    valid = isinstance(banquet, int) and MIN_BANQUET <= banquet <= MAX_BANQUET
+    rows = banquet if valid else _typed_rows(form)
     setup: dict = {
         "players": [typed[seat] for seat in seats],
         "profile": form.get("profile", "").strip() or DEFAULT_PROFILE,
@@ -147,6 +175,16 @@ def parse_setup(form: MultiDict) -> dict:
     if len(seats) == 2:
         setup["variant"] = form.get("variant") or None
     return setup
+
+
+def _typed_rows(form: MultiDict) -> int:
+    """Without a banquet space, the track rows up to the last one typed in (each is checked)."""
+    typed = [
+        space
+        for space in range(TRACK_ROWS)
+        if form.get(f"top{space}", "").strip() or form.get(f"bottom{space}", "").strip()
+    ]
+    return typed[-1] + 1 if typed else 0
 
 
 def _fraction(form: MultiDict, space: int) -> list | None:

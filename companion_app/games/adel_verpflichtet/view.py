@@ -157,6 +157,7 @@ def context(state: dict) -> dict:
         "av_buyer": resolve.buyer(state) if state["phase"] == "buy" else None,
         "av_ranks": [row["rank"] for row in queries.live_standings(state)],
         "av_held": [places.held(player) for player in state["players"]],
+        "av_last_places": [],  # log_context fills it in on the location panel
         "encode": encode,
         "card_text": card_text,
         "cards_text": words.cards_text,
@@ -165,6 +166,32 @@ def context(state: dict) -> dict:
         "proposals": _proposals(state),
         "chip_value": chip_value,
     }
+
+
+#: The panels that ask every seat's location (a choice the table often repeats from last turn).
+LOCATION_PHASES = ("location", "choose")
+
+
+def log_context(state: dict, load_moves) -> dict:
+    """Names read from the table's log (`load_moves()`: the moves in force, oldest first):
+    on the location panel, each seat's location of last turn, pre-selected and marked."""
+    if state["phase"] not in LOCATION_PHASES:
+        return {}
+    return {"av_last_places": last_places(load_moves(), len(state["players"]))}
+
+
+def last_places(moves: list[dict], count: int) -> list[str]:
+    """Every seat's location in the latest turn that revealed them ([] before any turn did).
+
+    Revealed locations are public (the cards lie face up): pre-selecting them tells no secret.
+    """
+    for move in reversed(moves):
+        if move.get("type") in ("locations", "choices"):
+            found = move.get("places")
+            if isinstance(found, list) and len(found) == count:
+                return [place if place in cards.PLACES else "" for place in found]
+            return []
+    return []
 
 
 def _choose_cards(options: dict) -> list[list[dict]]:
