@@ -59,7 +59,13 @@
   }
 
   // True while someone is filling in a form of this page: the swap waits.
+  // A tap under way (pointer down, not yet up) holds a swap back until its click has been
+  // dispatched: a swap between the two halves of a tap lost the tap (the box panel's seat
+  // buttons, tapped one after the other while each press's update came in).
+  var pressing = false;
+
   function busy() {
+    if (pressing) return true;
     var active = document.activeElement;
     if (active && main.contains(active) && active.matches(
       "input:not([type=hidden]):not([type=submit]):not([type=button]):not([type=reset]), textarea, select"
@@ -199,6 +205,14 @@
     });
   }
 
+  document.addEventListener("pointerdown", function () { pressing = true; }, true);
+  function released() {
+    pressing = false;
+    setTimeout(flush, 0); // after the click this release makes
+  }
+  document.addEventListener("pointerup", released, true);
+  document.addEventListener("pointercancel", released, true);
+  window.addEventListener("blur", released); // a release the page never saw
   // A deferred swap happens once the form is left alone (focus leaves it, or it is reset).
   document.addEventListener("focusout", function () { setTimeout(flush, 0); });
   document.addEventListener("reset", function () { setTimeout(flush, 0); });
