@@ -77,7 +77,9 @@ def check_sealed(state: dict, seat: int, choice: object) -> object:
     if phase == "action":
         place = places_now(state)[seat]
         # the refusal the scorer's entry of the same card gets (turn.read_actions)
-        raise IllegalMove(turn._refusal(state, seat, place, choice), **turn._params(state, seat))
+        raise IllegalMove(
+            turn.card_refusal(state, seat, place, choice), **turn.refusal_params(state, seat)
+        )
     raise IllegalMove(NOT_A_PAIR, name=name)
 
 

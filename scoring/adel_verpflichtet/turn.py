@@ -64,7 +64,9 @@ def read_actions(state: dict, places: list[str], played: object) -> list[dict]:
         )
     raise_all(
         [
-            IllegalMove(_refusal(state, seat, places[seat], action), **_params(state, seat))
+            IllegalMove(
+                card_refusal(state, seat, places[seat], action), **refusal_params(state, seat)
+            )
             for seat, action in enumerate(played)
             if places[seat] in cards.PLACES
             and (
@@ -84,7 +86,7 @@ def _plain_action(action: object) -> bool:
     )
 
 
-def _params(state: dict, seat: int) -> dict:
+def refusal_params(state: dict, seat: int) -> dict:
     """The names a refused action's message fills in."""
     player = state["players"][seat]
     return {
@@ -94,7 +96,7 @@ def _params(state: dict, seat: int) -> dict:
     }
 
 
-def _refusal(state: dict, seat: int, place: str, action: object) -> str:
+def card_refusal(state: dict, seat: int, place: str, action: object) -> str:
     """Why `action` is not a card `seat` may play at `place`, in the table's words."""
     kind = action.get("card") if isinstance(action, dict) else None
     if kind == cards.CHECK and place == cards.AUCTION:
