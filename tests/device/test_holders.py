@@ -15,6 +15,10 @@ from tests.device.liveapp import wait_until
 from tests.device.test_link import Wire, greet
 
 WAIT_S = 10.0
+#: How long the status may take to name a reader: the bridge's first look at /proc starts with
+#: its session, in a thread, and on a loaded CI machine (8 workers, Chromium, MicroPython on 2
+#: cores) the session's start and the walk over every process's open files took over 10 s.
+NAMED_WAIT_S = 45.0
 
 
 def fake_proc(tmp_path, table):
@@ -98,7 +102,7 @@ def test_a_plain_reader_on_the_port_is_named_in_the_status(live, sim, make_bridg
             status = live.status.snapshot()
             return status if status["problem"] == "port_shared" else None
 
-        status = wait_until(named, WAIT_S, step=0.1)
+        status = wait_until(named, NAMED_WAIT_S, step=0.1)
         assert status, live.status.snapshot()
         (holder,) = status["holders"]
         assert holder["pid"] == reader.pid and holder["name"].startswith("python")
