@@ -23,7 +23,7 @@ from tests.seats.helpers import for_sale_at_reveal, houses_of, phone
 
 PAPERS = ("a4", "letter", "80mm", "58mm")
 #: Times: ISO text, clock times and the device feed's milliseconds since 1970.
-_TIMES = re.compile(
+TIMES = re.compile(
     r"\d{4}-\d\d-\d\dT[\d:.]+(\+00:00|Z)?|\b\d{1,2}:\d\d(:\d\d)?\b|\b1\d{12}(\.\d+)?\b"
 )
 _SVG = re.compile(r"<svg\b.*?</svg>", re.S)
@@ -88,7 +88,7 @@ def normalised(app, table_id: str, text: str) -> str:
     for key in keys:
         text = text.replace(key, "KEY")
     text = text.replace(table_id, "TABLE")
-    return _TIMES.sub("TIME", _SVG.sub("<svg/>", text))
+    return TIMES.sub("TIME", _SVG.sub("<svg/>", text))
 
 
 def answers(app, table_id: str, client) -> dict[str, tuple[int, str]]:

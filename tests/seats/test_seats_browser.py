@@ -8,20 +8,15 @@ last seal reveals all four as one move, and the host's page moves on by itself: 
 taps nothing for the sale (today's budget without phones: 5 lock-ins, 5 houses and Enter).
 """
 
-import re
-
 import pytest
 
 from companion_app.store import get_store
 from tests.live import WAIT_MS, check_tablet_fit, screenshot
 from tests.seats.helpers import NAMES, for_sale_at_reveal, houses_of
-from tests.seats.test_sealed_is_secret import paths
+from tests.seats.test_sealed_is_secret import TIMES, paths
 
 PHONE = {"width": 360, "height": 740}
 TABLET = {"width": 1024, "height": 768}
-_TIMES = re.compile(
-    r"\d{4}-\d\d-\d\dT[\d:.]+(\+00:00|Z)?|\b\d{1,2}:\d\d(:\d\d)?\b|\b1\d{12}(\.\d+)?\b"
-)
 
 
 class Scorer:
@@ -42,7 +37,7 @@ def everything(context, table_id: str) -> dict[str, tuple[int, str]]:
         answer = context.request.get(path)
         kind = answer.headers.get("content-type", "")
         body = answer.text() if kind.startswith(("text/", "application/json")) else ""
-        got[path] = (answer.status, _TIMES.sub("TIME", body))
+        got[path] = (answer.status, TIMES.sub("TIME", body))
     return got
 
 

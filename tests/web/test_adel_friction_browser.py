@@ -84,16 +84,22 @@ def _best(tablet: AdelTablet, seats) -> list:
     return [cards.best_from_hand(hands[s]) if s in seats else None for s in range(len(hands))]
 
 
-@pytest.mark.browser
-@pytest.mark.parametrize("lang", ["en", "cs"])
-def test_a_refused_buy_shows_its_panel_heading_below_the_sticky_head(live_server, browser, lang):
-    """Before issue 31 the refusal's #buy anchor put the heading under the sticky table head."""
+def tablet_at_the_buy(live_server, browser, lang: str):
+    """A tablet in `lang` whose table played turn one up to the auction house's buy."""
     base, _app = live_server
     page = browser.new_page(viewport=LANDSCAPE)
     tablet = AdelTablet(page, base)
     tablet.open(lang)
     for move in TURN_ONE[:2]:
         tablet.play(move)
+    return page, tablet
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["en", "cs"])
+def test_a_refused_buy_shows_its_panel_heading_below_the_sticky_head(live_server, browser, lang):
+    """Before issue 31 the refusal's #buy anchor put the heading under the sticky table head."""
+    page, tablet = tablet_at_the_buy(live_server, browser, lang)
     with page.expect_navigation():
         page.click("[data-testid=buy-submit]")  # no pile chosen: refused
     assert page.locator("[data-testid=buy-panel] .error").count()
@@ -113,12 +119,7 @@ def test_a_refused_buy_shows_its_panel_heading_below_the_sticky_head(live_server
 def test_a_non_digit_in_a_number_field_is_refused_in_our_words(live_server, browser, lang, said):
     """Before issue 31 Chromium said "Please match the requested format." in English. The
     sentence is set by static/app.js for every pattern="[0-9]*" field of every game."""
-    base, _app = live_server
-    page = browser.new_page(viewport=LANDSCAPE)
-    tablet = AdelTablet(page, base)
-    tablet.open(lang)
-    for move in TURN_ONE[:2]:
-        tablet.play(move)
+    page, tablet = tablet_at_the_buy(live_server, browser, lang)
     page.click(".chip:has([data-testid=pile-0])")
     page.click(".chip:has([data-testid=next-letter-B])")
     year = page.locator("[data-testid=next-new]")
