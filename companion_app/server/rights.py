@@ -101,9 +101,9 @@ def seat_key(table_id: str, seat: int, generation: int) -> str:
     return _digest(f"table:seat:{table_id}:{seat}:{generation}")
 
 
-def is_seat_key(table_id: str, seat: int, key: str) -> bool:
-    """True if `key` is the seat's current link key (compared in constant time)."""
-    return _same(key, seat_key(table_id, seat, seats.generation(table_id, seat)))
+def is_seat_key(table_id: str, seat: int, generation: int, key: str) -> bool:
+    """True if `key` is the seat's link key in `generation` (compared in constant time)."""
+    return _same(key, seat_key(table_id, seat, generation))
 
 
 def _taken_seats() -> list[list]:

@@ -62,12 +62,16 @@ def seat_links(table: Table) -> list[dict]:
 def seat_join(table_id: str, seat: int, key: str):
     """A seat link: GET asks "take this seat?", POST gives the seat to this phone."""
     table = get_store().get(table_id)
-    if seat >= len(table.state["players"]) or not rights.is_seat_key(table_id, seat, key):
+    # One generation for the key and the join: a drop in between makes the join refuse.
+    generation = seats.generation(table_id, seat)
+    if seat >= len(table.state["players"]) or not rights.is_seat_key(
+        table_id, seat, generation, key
+    ):
         raise rights.NotAllowed(rights.BAD_SEAT_LINK)
     name = table.state["players"][seat]["name"]
     if request.method == "POST":
         try:
-            token = seats.join(table_id, seat, seats.generation(table_id, seat))
+            token = seats.join(table_id, seat, generation)
         except (RuleError, StoreError) as refused:
             flash(translate_error(refused), "join")
             return redirect(request.path, code=303)
