@@ -9,7 +9,9 @@ box page's words).
 """
 
 import argparse
+import json
 import re
+from pathlib import Path
 
 import pytest
 from flask_babel import force_locale
@@ -207,3 +209,21 @@ def test_the_faults_are_refused_without_a_simulated_box(capsys):
     for flag in ("--dark-strip", "--garbled-line"):
         assert cli.main(["device", "check", flag]) == 2
         assert "add --simulate" in capsys.readouterr().err
+
+
+def test_the_dark_strip_fix_names_the_pinouts_pins():
+    """STRIP_FEED mirrors hardware/pinout.json: the header pins and the 74AHCT125's pins."""
+    pinout = json.loads(
+        (Path(__file__).resolve().parents[2] / "hardware" / "pinout.json").read_text()
+    )
+    shifter = pinout["circuit"]["level_shifter"]
+    assert C.STRIP_FEED == {
+        "v5_header": pinout["supply"]["5v_header"],
+        "gnd_header": pinout["supply"]["gnd_header"],
+        "vcc_pin": shifter["vcc_pin"],
+        "gnd_pin": shifter["gnd_pin"],
+        "oe_pin": shifter["used_gate"]["enable_pin"],
+        "input_pin": shifter["used_gate"]["input_pin"],
+        "gpio": pinout["led"]["gpio"],
+        "data_header": pinout["led"]["header"],
+    }
