@@ -63,6 +63,13 @@ def fully_on_s(r_ohm, c_uf, volts=5.0, full_v=2.5):
     return r_ohm * c_uf * 1e-6 * math.log(volts / (volts - full_v))
 
 
+def let_go_s(r_ohm, c_uf, v_th, volts=5.0):
+    """After an unplug, how long the gate capacitor keeps the switch on: the gate is dragged
+    to -5 V with the source and drifts back to GND through the resistor. A replug sooner finds
+    the switch on and gets no soft start."""
+    return r_ohm * c_uf * 1e-6 * math.log(volts / v_th)
+
+
 def worst_peak(network, data=None, k=K_A_PER_V2):
     """(worst peak in mA over the threshold spread, the threshold that gives it)."""
     data = data or pinout()
@@ -106,6 +113,8 @@ def report(data=None):
         )
     doubled, _ = worst_peak(soft, data, 2 * K_A_PER_V2)
     lines.append(f"now, with twice the transconductance: peak {doubled} mA")
+    wait = let_go_s(soft["gate_to_gnd_ohm"], soft["gate_to_source_uf"], low)
+    lines.append(f"now, after an unplug: the switch lets go after {wait:.1f} s (V_th {low} V)")
     return lines
 
 
