@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass
 
 from companion_app.bridge.checkreport import FAIL, PASS, WARN, Report, led_words
+from companion_app.bridge.detect import BAUD
 from companion_app.bridge.firmware import load_firmware, load_pins
 from companion_app.bridge.probe import ALL_SEATS, NoBox, Probe
 from firmware import protocol as P
@@ -40,6 +41,25 @@ SEGMENTS = ("police", "round", "seat")
 #: What lights one LED, and in which colour: the segment's state that shows it.
 COLOURS = {"police": "red", "round": "amber", "seat": "blue"}
 PRESSED = "green"  # a seat's pixel once its press is locked in
+#: What feeds the strip, in the order a builder tests it when every LED stays dark: 5 V and
+#: GND from the DevKitC's header (Espressif's pin names), the 74AHCT125's supply and enable,
+#: then the data pin (hardware/pinout.json; tests/firmware/test_hardware.py holds them equal).
+STRIP_FEED = {
+    "v5_header": "J1-19",
+    "gnd_header": "J1-14",
+    "vcc_pin": 14,
+    "gnd_pin": 7,
+    "oe_pin": 1,
+    "input_pin": 2,
+    "gpio": 13,
+    "data_header": "J1-15",
+}
+#: The ESP32_GENERIC build assumes a 40 MHz crystal; on a 26 MHz board every rate runs at
+#: 26/40 of its setting, so the ROM's boot text shows at 74880 baud instead of 115200.
+CRYSTAL_MHZ, OTHER_CRYSTAL_MHZ = 40, 26
+READABLE = frozenset(range(0x20, 0x7F)) | {0x09, 0x0A, 0x0D}
+GARBLED_SHARE = 0.25  # more unreadable bytes than this: the line is garbled, not a REPL
+GARBLED_MIN = 8  # fewer bytes than this tell nothing
 
 
 @dataclass(frozen=True)
@@ -101,6 +121,7 @@ class BoxCheck:
         self.fw = load_firmware()
         self.probe = None
         self.police_leds = 7
+        self.strip_dark = False  # every LED stayed dark: one finding, no green asked for
 
     def run(self):
         """Every step in order; a box that does not answer ends the check there."""
@@ -114,7 +135,21 @@ class BoxCheck:
             self.probe.disarm()
             self.probe.show()
         except NoBox as exc:
-            self.report.add(FAIL, "box", "no_box", problem=str(exc))
+            unreadable = garbled(exc.heard)
+            if unreadable is None:
+                self.report.add(FAIL, "box", "no_box", problem=str(exc))
+            else:
+                self.report.add(
+                    FAIL,
+                    "box",
+                    "line_garbled",
+                    count=len(exc.heard),
+                    share=unreadable,
+                    baud=BAUD,
+                    boot_baud=BAUD * OTHER_CRYSTAL_MHZ // CRYSTAL_MHZ,
+                    crystal=CRYSTAL_MHZ,
+                    other_crystal=OTHER_CRYSTAL_MHZ,
+                )
         except CheckStopped as exc:
             self.report.stopped = str(exc)
         finally:
@@ -173,6 +208,10 @@ class BoxCheck:
         if not dark:
             self.report.add(PASS, "leds", "leds_ok", count=len(leds))
             return
+        if dark == leds:  # nothing reaches the strip: one cause, found in the order below
+            self.strip_dark = True
+            self.report.add(FAIL, "leds", "strip_dark", count=len(leds), **STRIP_FEED)
+            return
         for led in dark:
             self.report.add(FAIL, "leds", led_fault(led, dark, leds), **led_params(led))
 
@@ -219,7 +258,7 @@ class BoxCheck:
             )
             return
         when, _, got = probe.presses[start]
-        green = self.builder.sees(led, PRESSED) if got == seat else False
+        green = self.strip_dark or (self.builder.sees(led, PRESSED) if got == seat else False)
         probe.arm(ALL_SEATS)  # a fresh reveal: a bounce or a second press would count now
         probe.pump(SETTLE_S)
         extra = [p[2] for p in probe.presses[start + 1 :]]
@@ -265,6 +304,15 @@ def led_fault(led, dark, leds):
     if len(dark) > 1 and dark == chain:
         return "led_break" if led == dark[0] else "led_after_break"
     return "led_dark"
+
+
+def garbled(heard):
+    """The share (%) of unreadable bytes in what the port said, if that many are garbled
+    (a box at another baud, or a board on another crystal); None for silence or text."""
+    if len(heard) < GARBLED_MIN:
+        return None
+    unreadable = sum(byte not in READABLE for byte in heard) / len(heard)
+    return round(100 * unreadable) if unreadable > GARBLED_SHARE else None
 
 
 def led_params(led):

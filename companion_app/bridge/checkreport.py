@@ -23,6 +23,12 @@ ITEMS = {
 #: What was found. An LED is `{led}`: "police LED 3 (LED 3 on the strip)".
 FINDINGS = {
     "no_box": "{problem}; deploy the firmware (companion firmware deploy) and check the USB cable",
+    "line_garbled": "the box's line came garbled ({count} bytes, unreadable: {share} %): the port"
+    " must run at {baud} baud (companion does; a serial monitor must be set to it); if it"
+    " still comes garbled, the board's crystal may not be the {crystal} MHz the firmware is"
+    " built for (a {other_crystal} MHz board shows its boot text at {boot_baud} baud: open a"
+    " monitor at {boot_baud} and press EN to see it); then deploy the firmware (companion"
+    " firmware deploy)",
     "fw_ok": "{fw}, protocol {proto}, as shipped",
     "fw_other": "the box runs {fw} (protocol {proto}), this companion ships {ours} (protocol"
     " {our_proto}): run companion firmware deploy",
@@ -33,6 +39,12 @@ FINDINGS = {
     ' auto-reset circuit saw RTS without DTR (hardware/README.md, "Opening the port does not'
     ' reset the board")',
     "leds_ok": "all {count} lit in the colour asked",
+    "strip_dark": "all {count} stayed dark, so nothing reaches the strip; test in this order:"
+    " 1. 5 V at the strip's 5V wire (from the DevKitC's 5V, header pin {v5_header}, through"
+    " the soft start); 2. GND from the strip to the DevKitC's GND (header pin {gnd_header});"
+    " 3. the 74AHCT125 level shifter: 5 V on its VCC (pin {vcc_pin}), GND on its GND (pin"
+    " {gnd_pin}), its OE (pin {oe_pin}) tied low; 4. the data pin: GPIO {gpio} (header pin"
+    " {data_header}) to the 74AHCT125's pin {input_pin}",
     "led_break": "{led} and every LED after it stayed dark: the data line breaks at LED {number}"
     " (its DIN, or DOUT of the LED before it)",
     "led_after_break": "{led} stayed dark (after the break)",

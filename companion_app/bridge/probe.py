@@ -20,6 +20,8 @@ ALL_SEATS = "1,2,3,4,5,6"
 class NoBox(OSError):
     """Nothing on the port answered like a box; the message says what was heard."""
 
+    heard = b""  # the first bytes the port gave (the check tells a garbled line by them)
+
 
 class Probe(LinkEvents):
     """One open port, one session: `open()`, `show()`, `arm()`, `presses`, `close()`."""
@@ -38,9 +40,11 @@ class Probe(LinkEvents):
         self.link.start()
         if not self.pump_until(lambda: self.link.ready, timeout):
             heard = self.heard.decode("ascii", "replace").strip()[:80]
-            raise NoBox(
+            silent = NoBox(
                 f"no box answered on {self.path}" + (f" (it said {heard!r})" if heard else "")
             )
+            silent.heard = self.heard
+            raise silent
         return dict(self.link.hello)
 
     def pump(self, seconds):

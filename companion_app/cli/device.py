@@ -46,6 +46,7 @@ def add_commands(commands):
         help="run the firmware on MicroPython (WebAssembly in Node) or CPython; auto (default):"
         " MicroPython when Node and its package are installed",
     )
+    _add_faults(simulate)
     simulate.set_defaults(func=cmd_simulate)
     ports = sub.add_parser("ports", help="list serial ports, marking the ones that look like a box")
     ports.set_defaults(func=cmd_ports)
@@ -90,6 +91,7 @@ def _add_check(sub):
         default="auto",
         help=argparse.SUPPRESS,
     )
+    _add_faults(check)
     check.add_argument(
         "--broken-led", type=int, metavar="N", help="with --simulate: LED N (1..18) is dead"
     )
@@ -100,6 +102,30 @@ def _add_check(sub):
         help="with --simulate: this seat's button is dead",
     )
     check.set_defaults(func=cmd_check)
+
+
+def _add_faults(parser):
+    """A simulated box's build faults that the check must name (issue 34, item 6)."""
+    parser.add_argument(
+        "--dark-strip",
+        action="store_true",
+        help="simulate a strip that stays dark (no 5 V, GND, level shifter or data reaches it)",
+    )
+    parser.add_argument(
+        "--garbled-line",
+        action="store_true",
+        help="simulate a board whose serial line runs at another baud (a 26 MHz crystal)",
+    )
+
+
+def _fault_options(args):
+    """make_simulator's options for the faults asked for."""
+    if not args.garbled_line:
+        return {}
+    from companion_app.simulator.line import garbled_line
+
+    rx_filter, tx_filter = garbled_line()
+    return {"rx_filter": rx_filter, "tx_filter": tx_filter}
 
 
 def _logging():
@@ -148,10 +174,12 @@ def cmd_simulate(args):
     from companion_app.simulator.micropython import SimulatorUnavailable, make_simulator
 
     try:
-        sim = make_simulator(args.engine).start()
+        sim = make_simulator(args.engine, **_fault_options(args)).start()
     except SimulatorUnavailable as exc:
         print(f"Cannot simulate the box on MicroPython: {exc}.", file=sys.stderr)
         return EXIT_BAD_OPTION
+    if args.dark_strip:
+        sim.dark_strip()
     try:
         print(sim.note, file=sys.stderr)
         print(f"Open it like a USB port: companion device run --port {sim.path}", file=sys.stderr)
@@ -199,9 +227,10 @@ def cmd_check(args):
         if sim is None:
             return EXIT_BAD_OPTION
         port = sim.path
-    elif args.broken_led or args.broken_button:
+    elif args.broken_led or args.broken_button or args.dark_strip or args.garbled_line:
         print(
-            "--broken-led and --broken-button break a simulated box: add --simulate.",
+            "--broken-led, --broken-button, --dark-strip and --garbled-line break a simulated"
+            " box: add --simulate.",
             file=sys.stderr,
         )
         return EXIT_BAD_OPTION
@@ -250,7 +279,7 @@ def _simulated_box(args):
         print(f"--broken-button must be 1..{SEATS}.", file=sys.stderr)
         return None, None
     try:
-        sim = make_simulator(args.engine).start()
+        sim = make_simulator(args.engine, **_fault_options(args)).start()
     except SimulatorUnavailable as exc:
         print(f"Cannot simulate the box on MicroPython: {exc}.", file=sys.stderr)
         return None, None
@@ -262,6 +291,8 @@ def _simulated_box(args):
         sim.break_led(args.broken_led - 1)
     if args.broken_button is not None:
         sim.break_button(args.broken_button)
+    if args.dark_strip:
+        sim.dark_strip()
     print(sim.note, file=sys.stderr)
     return sim, SimulatedBuilder(sim)
 

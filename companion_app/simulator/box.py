@@ -208,6 +208,11 @@ class PtyBox:
         last = self.fw.frame.Frame.LED_COUNT if chain else index + 1
         self.dead_leds.update(range(index, last))
 
+    def dark_strip(self):
+        """Nothing reaches the strip (no 5 V or GND at it, a dead level shifter or data pin):
+        every LED stays dark, whatever the firmware sends."""
+        self.break_led(0, chain=True)
+
     def break_button(self, seat):
         """Seat `seat`'s button (1..6) never closes: pressing it does nothing."""
         self.dead_buttons.add(seat)

@@ -57,6 +57,14 @@ def _findings() -> dict:
         "no_box": gettext(
             "The box did not answer ({problem}); copy the firmware onto it and check the USB cable."
         ),
+        "line_garbled": gettext(
+            "The box's line came garbled ({count} bytes, unreadable: {share} %): the port must run"
+            " at {baud} baud (the companion does; a serial monitor must be set to it). If it"
+            " still comes garbled, the board's crystal may not be the {crystal} MHz the firmware"
+            " is built for (a {other_crystal} MHz board shows its boot text at {boot_baud} baud:"
+            " open a monitor at {boot_baud} and press EN to see it). Then copy the firmware onto"
+            " it again (companion firmware deploy)."
+        ),
         "fw_ok": gettext("{fw}, protocol {proto}, as this companion ships it."),
         "fw_other": gettext(
             "The box runs {fw} (protocol {proto}), this companion ships {ours} (protocol"
@@ -71,6 +79,14 @@ def _findings() -> dict:
             " \u201cOpening the port does not reset the board\u201d in hardware/README.md."
         ),
         "leds_ok": gettext("All {count} LEDs lit in the colour asked."),
+        "strip_dark": gettext(
+            "All {count} LEDs stayed dark, so nothing reaches the strip. Test in this order:"
+            " 1. 5 V at the strip's 5V wire (from the board's 5V, header pin {v5_header},"
+            " through the soft start); 2. GND from the strip to the board's GND (header pin"
+            " {gnd_header}); 3. the 74AHCT125 level shifter: 5 V on its VCC (pin {vcc_pin}),"
+            " GND on its GND (pin {gnd_pin}), its OE (pin {oe_pin}) tied low; 4. the data pin:"
+            " GPIO {gpio} (header pin {data_header}) to the 74AHCT125's pin {input_pin}."
+        ),
         "led_break": gettext(
             "{led} and every LED after it stayed dark: the data line breaks at LED {number}."
         ),

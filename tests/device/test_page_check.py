@@ -96,6 +96,20 @@ def test_a_dead_led_fails_the_page_check_by_its_code(live, box):
     assert page.asked.count("led") == 18 + 6  # every LED, then each seat's green
 
 
+def test_a_dark_strip_fails_the_page_check_once_and_asks_no_green(live, box):
+    """Issue 34, item 6: every LED dark is one finding, `strip_dark`, with the pins the page
+    words it with; the page is asked about each LED once and about no seat's green."""
+    sim, game = box
+    sim.dark_strip()
+    page = Page(live, game.id, sim)
+    report = page.run()["report"]
+    failed = [r for r in report["results"] if r["verdict"] == "fail"]
+    assert [(r["item"], r["code"]) for r in failed] == [("leds", "strip_dark")]
+    assert failed[0]["params"]["gpio"] == 13 and failed[0]["params"]["v5_header"] == "J1-19"
+    assert page.asked.count("led") == 18
+    assert wait_until(lambda: sim.frames > 0 and live.status.snapshot()["connected"], 10.0)
+
+
 def test_the_page_can_stop_a_check_and_the_box_goes_back_to_the_table(live, box):
     sim, game = box
     live.ok("POST", f"/api/tables/{game.id}/box-check")

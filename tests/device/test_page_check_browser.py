@@ -11,6 +11,7 @@ import pytest
 
 from companion_app.simulator.builder import SimulatedBuilder
 from tests.device.liveapp import Razzia, wait_until
+from tests.device.test_check_words import DARK_CZECH
 from tests.device.test_simulator import simulator
 from tests.live import chromium, screenshot
 
@@ -35,59 +36,82 @@ IN_VIEW = """(selector) => {
 }"""
 
 
-@pytest.fixture
-def box(live, make_bridge):
-    """A simulated box with police LED 5 dead, bridged to the live app, and a table."""
+def bridged_box(live, make_bridge, fault):
+    """A simulated box with `fault(sim)` done, bridged to the live app, and a table."""
     sim = simulator("micropython").start()
-    sim.break_led(4)
+    fault(sim)
     make_bridge(sim)
     game = Razzia(live)
     assert wait_until(lambda: live.status.snapshot()["connected"], 10.0)
+    return sim, game
+
+
+@pytest.fixture
+def box(live, make_bridge):
+    """A simulated box with police LED 5 dead, bridged to the live app, and a table."""
+    sim, game = bridged_box(live, make_bridge, lambda sim: sim.break_led(4))
     yield sim, game
     sim.stop()
 
 
+@pytest.fixture
+def dark_box(live, make_bridge):
+    """A simulated box whose strip stays dark, bridged to the live app, and a table."""
+    sim, game = bridged_box(live, make_bridge, lambda sim: sim.dark_strip())
+    yield sim, game
+    sim.stop()
+
+
+def answer_on_page(page, live, sim, first_question=None):
+    """Start the check on the box page and answer every question there as the builder would
+    (taps on the page, presses on the simulated box); `first_question(page)` is called at the
+    first question the page answers with a tap."""
+    eyes = SimulatedBuilder(sim)
+    before = live.ok("GET", "/api/device/check")["number"]
+    page.click("[data-testid=box-check-start]")
+    # The click returns before the page's request reaches the app: until the check is asked
+    # for, the app's idle state would read as a check already over (and the bridge then
+    # waited 300 s for answers nobody gave; the run ended 20 s later without a report).
+    assert wait_until(
+        lambda: live.ok("GET", "/api/device/check")["number"] > before, STEP_MS / 1000
+    )
+    answered = None
+    while True:
+        state = wait_until(lambda seen=answered: next_step(live, seen), STEP_MS / 1000)
+        assert state, live.ok("GET", "/api/device/check")
+        if state["state"] != "running":
+            break
+        question = state["question"]
+        answered = question["id"]
+        page.wait_for_selector(f"[data-testid=box-check-step][data-question='{answered}']")
+        if question["kind"] == "press":
+            assert page.inner_text("[data-testid=box-check-question]") == (
+                f"Stiskněte jednou tlačítko místa {question['seat']}."
+            )
+            eyes.press(question["seat"])
+            continue
+        assert page.evaluate(IN_VIEW, "[data-testid=box-check-yes]")  # no scrolling
+        if question["kind"] == "led":
+            yes = eyes.sees(type("Led", (), question["led"]), question["colour"])
+        else:
+            yes = bool(sim.beeps)
+        if first_question is not None:
+            first_question(page)
+            first_question = None
+        page.click("[data-testid=box-check-yes]" if yes else "[data-testid=box-check-no]")
+    page.wait_for_selector("[data-testid=box-check-report]:not([hidden])", timeout=STEP_MS)
+
+
 def test_a_builder_checks_the_box_on_the_box_page_in_czech(live, box):
     sim, game = box
-    eyes = SimulatedBuilder(sim)
     with chromium() as browser:
         page = browser.new_page(viewport=PORTRAIT, locale="cs-CZ")
         errors = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(f"{live.url}/tables/{game.id}/box")
-        before = live.ok("GET", "/api/device/check")["number"]
-        page.click("[data-testid=box-check-start]")
-        # The click returns before the page's request reaches the app: until the check is asked
-        # for, the app's idle state would read as a check already over (and the bridge then
-        # waited 300 s for answers nobody gave; the run ended 20 s later without a report).
-        assert wait_until(
-            lambda: live.ok("GET", "/api/device/check")["number"] > before, STEP_MS / 1000
+        answer_on_page(
+            page, live, sim, lambda page: screenshot(page, "box_check_question_cs_portrait")
         )
-        answered, shot = None, False
-        while True:
-            state = wait_until(lambda seen=answered: next_step(live, seen), STEP_MS / 1000)
-            assert state, live.ok("GET", "/api/device/check")
-            if state["state"] != "running":
-                break
-            question = state["question"]
-            answered = question["id"]
-            page.wait_for_selector(f"[data-testid=box-check-step][data-question='{answered}']")
-            if question["kind"] == "press":
-                assert page.inner_text("[data-testid=box-check-question]") == (
-                    f"Stiskněte jednou tlačítko místa {question['seat']}."
-                )
-                eyes.press(question["seat"])
-                continue
-            assert page.evaluate(IN_VIEW, "[data-testid=box-check-yes]")  # no scrolling
-            if question["kind"] == "led":
-                yes = eyes.sees(type("Led", (), question["led"]), question["colour"])
-            else:
-                yes = bool(sim.beeps)
-            if not shot:
-                screenshot(page, "box_check_question_cs_portrait")
-                shot = True
-            page.click("[data-testid=box-check-yes]" if yes else "[data-testid=box-check-no]")
-        page.wait_for_selector("[data-testid=box-check-report]:not([hidden])", timeout=STEP_MS)
         assert (
             page.inner_text("[data-testid=box-check-verdict]")
             == "Krabička neprošla 1 z 10 kontrol."
@@ -111,3 +135,23 @@ def test_a_builder_checks_the_box_on_the_box_page_in_czech(live, box):
         screenshot(page, "box_check_report_cs_portrait")
         page.set_viewport_size({"width": 1024, "height": 768})
         screenshot(page, "box_check_report_cs_landscape")
+
+
+def test_a_dark_strip_is_one_fix_on_the_box_page_in_czech(live, dark_box):
+    """Issue 34, item 6: every LED dark reads as one failure, with the header pins and the
+    74AHCT125's pins in the order to test them, in the page's language."""
+    sim, game = dark_box
+    with chromium() as browser:
+        page = browser.new_page(viewport=PORTRAIT, locale="cs-CZ")
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{live.url}/tables/{game.id}/box")
+        answer_on_page(page, live, sim)
+        assert (
+            page.inner_text("[data-testid=box-check-verdict]")
+            == "Krabička neprošla 1 z 10 kontrol."
+        )
+        results = page.inner_text("[data-testid=box-check-results]")
+        assert DARK_CZECH in results
+        assert "přerušen" not in results and errors == []
+        screenshot(page, "box_check_dark_strip_cs_portrait")
