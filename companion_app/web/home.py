@@ -3,13 +3,13 @@
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from babel.dates import format_datetime, format_timedelta
+from babel.dates import format_timedelta
 from flask import abort, redirect, render_template, request, url_for
 from flask_babel import get_locale, gettext
 
 from companion_app.device import feed as device_feed
 from companion_app.games import VIEWS, playable, view_for
-from companion_app.i18n import translate_error, translate_refusal
+from companion_app.i18n import formats, translate_error, translate_refusal
 from companion_app.server import rights
 from companion_app.store import Table, TooManyTables, get_store
 from companion_app.store.faults import StorageFault
@@ -69,8 +69,7 @@ class Row:
 
 def _shown(moment: datetime) -> str:
     """A stored UTC time as a short date and time in the server's time zone and the locale."""
-    local = moment.astimezone()
-    return format_datetime(local, "short", tzinfo=local.tzinfo, locale=get_locale())
+    return formats.date_time(moment)
 
 
 def _ago(moment: datetime, now: datetime) -> str:
