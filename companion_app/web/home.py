@@ -9,6 +9,7 @@ from flask_babel import get_locale, gettext
 
 from companion_app.device import feed as device_feed
 from companion_app.games import VIEWS, playable, view_for
+from companion_app.games import room as room_words
 from companion_app.i18n import formats, translate_error, translate_refusal
 from companion_app.server import rights
 from companion_app.store import Table, TooManyTables, get_store
@@ -65,6 +66,9 @@ class Row:
     last_move: str | None
     last_move_exact: str
     hosted: bool
+    #: The round as the game counts it ("Round 2 of 3"; Cech zlodějů, with no set number of
+    #: rounds, "Round 2"; Adel "Turn 4"): the room display's words (issue 32 item 7).
+    round: str = ""
 
 
 def _shown(moment: datetime) -> str:
@@ -91,6 +95,7 @@ def _row(table: Table, now: datetime) -> Row:
         last_move=_ago(table.updated_at, now) if table.version else None,
         last_move_exact=_shown(table.updated_at),
         hosted=not summary["finished"] and rights.role_for(table.id) == rights.HOST,
+        round=room_words.round_text(table.game, summary),
     )
 
 
