@@ -184,6 +184,7 @@ class Finished:
             ended=_local(self.table.updated_at),
             fallback_name=self.title,
             location=current_app.config.get("LOCATION", ""),
+            people=roster.seat_ids(db.get_db(), self.table.id),
             comments=" · ".join(
                 text
                 for text in (
