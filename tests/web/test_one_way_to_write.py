@@ -22,6 +22,7 @@ from scoring import games
 from tests.club import ranked_game
 from tests.club.conftest import Club
 from tests.results.conftest import play_table
+from tests.web.test_prodigals_pages import Club as KlubPages
 
 #: The evening: a Thursday, 11:25 in the club's (here UTC) time zone.
 MOMENT = datetime(2026, 12, 3, 11, 25, tzinfo=UTC)
@@ -90,13 +91,21 @@ def evening(app, client, utc_clock, monkeypatch):
         club.play(["Ann", "Bob", "Cid"], ranks)
     finished = play_table(app)
     play_table(app, rounds=1)
+    klub = KlubPages(client, app).ordered()  # a society score below zero, a vote lost
+    klub.post({"type": "society", "seat": "0", "sum": "-5"})
+    klub.post({"type": "votes", "seat": "1", "delta": "-3"})
     form = {"name": "Zima", "kind": "placing", "place_1": "3", "place_2": "1", "evening": ["1"]}
     response = client.post("/club/seasons/new", data=form)
     assert response.status_code == 303, response.get_data(as_text=True)
     with app.app_context():
         cid = roster.find(db.get_db(), "cid")
         assert get_store().get(finished).finished
-    return {"finished": finished, "cid": cid, "season": response.headers["Location"]}
+    return {
+        "finished": finished,
+        "cid": cid,
+        "season": response.headers["Location"],
+        "klub": klub.url,
+    }
 
 
 def pages(evening: dict) -> list[str]:
@@ -112,17 +121,21 @@ def pages(evening: dict) -> list[str]:
         "/club/evenings/1",
         evening["season"],
         f"{evening['season']}/print/a4",
+        evening["klub"],
+        f"{evening['klub']}/history",
+        "/room",
     ]
 
 
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))
 def test_every_page_writes_dates_one_way_and_numbers_with_the_minus_sign(client, evening, lang):
     """Issue 32 item 5: no other date format, no hyphen minus, and the one way shows."""
-    seen = {}
+    seen, pages_html = {}, {}
     for url in pages(evening):
         response = client.get(url, headers={"Accept-Language": LANGUAGES[lang]})
         assert response.status_code == 200, url
-        text = visible(response.get_data(as_text=True))
+        pages_html[url] = response.get_data(as_text=True)
+        text = visible(pages_html[url])
         seen[url] = text
         for pattern in OTHER_DATES:
             assert not pattern.search(text), (url, pattern.search(text).group(0))
@@ -135,6 +148,9 @@ def test_every_page_writes_dates_one_way_and_numbers_with_the_minus_sign(client,
     assert DATE[lang] in seen[f"/people/{evening['cid']}"]
     # ranked scores are minus the ranks: the history writes them with the minus sign
     assert "\u22123" in seen["/history"]
+    # Klub: Ann's society at −5 on her row, Bob's −3 votes in the history
+    assert re.search(r'data-testid="score-0-society">\s*\u22125', pages_html[evening["klub"]])
+    assert "\u22123" in seen[f"{evening['klub']}/history"]
     # Cid, last three times of four, has a rating below zero
     assert re.search(r"\u2212\d+[.,]\d\b", seen[f"/people/{evening['cid']}"])
 
