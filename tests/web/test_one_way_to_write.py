@@ -13,10 +13,10 @@ from datetime import UTC, date, datetime
 from html.parser import HTMLParser
 
 import pytest
-from flask_babel import force_locale
+from flask_babel import force_locale, ngettext
 
-from companion_app.i18n import formats
-from companion_app.store import db, get_store, roster
+from companion_app.i18n import formats, translate_error
+from companion_app.store import TooManyTables, db, get_store, roster
 from companion_app.store import tables as store_tables
 from scoring import games
 from tests.club import ranked_game
@@ -187,9 +187,16 @@ def test_ratings_points_and_changes_use_the_minus_sign(app):
 
 def test_the_tie_note_reads_right_in_czech(app):
     """Issue 32 item 5: a shared place's note says "… jako Karel", not "Shoda s: Karel"."""
-    from flask_babel import ngettext
-
     message = "Level with %(names)s on points, wins and points per game: the place is shared."
     with app.test_request_context(), force_locale("cs"):
         note = ngettext(message, message, 1, names="Karel")
     assert note == "Stejně bodů, výher i bodů na hru jako Karel: místo je dělené."
+
+
+def test_a_refusal_names_its_time_as_the_page_writes_times(app):
+    """Issue 32 item 5: "it can start another at 13:05" was "%H:%M" in English pages too."""
+    refused = TooManyTables(5, "13:05", 60)
+    with app.test_request_context(), force_locale("en"):
+        assert "at 1:05\u202fPM," in translate_error(refused)
+    with app.test_request_context(), force_locale("cs"):
+        assert "13:05" in translate_error(refused)
