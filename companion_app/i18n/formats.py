@@ -7,11 +7,11 @@ hyphen), and whole numbers without decimals ("87 500", not "87 500,0").
 """
 
 from datetime import date as Date
-from datetime import datetime
+from datetime import datetime, timedelta
 from datetime import time as Time
 from functools import lru_cache
 
-from babel.dates import format_date, format_time, get_datetime_format
+from babel.dates import format_date, format_time, format_timedelta, get_datetime_format
 from babel.numbers import format_decimal, format_percent
 from flask_babel import get_locale
 
@@ -68,6 +68,11 @@ def day(moment: Date) -> str:
     weekday = format_date(_local(moment), WEEKDAY, locale=locale)
     join = WEEKDAY_JOIN.get(getattr(locale, "language", None), DEFAULT_WEEKDAY_JOIN)
     return join.format(weekday=weekday, date=date(moment))
+
+
+def ago(elapsed: timedelta) -> str:
+    """How long ago, in words of the page's language ("5 minutes ago", "před 5 minutami")."""
+    return format_timedelta(-elapsed, add_direction=True, locale=get_locale())
 
 
 def _signed_text(value: float, pattern: str) -> str:

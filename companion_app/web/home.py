@@ -3,9 +3,8 @@
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from babel.dates import format_timedelta
 from flask import abort, redirect, render_template, request, url_for
-from flask_babel import get_locale, gettext
+from flask_babel import gettext
 
 from companion_app.device import feed as device_feed
 from companion_app.games import VIEWS, playable, view_for
@@ -72,7 +71,7 @@ class Row:
 
 
 def _shown(moment: datetime) -> str:
-    """A stored UTC time as a short date and time in the server's time zone and the locale."""
+    """A stored UTC time as the one date and time of the page's language (server's zone)."""
     return formats.date_time(moment)
 
 
@@ -81,7 +80,7 @@ def _ago(moment: datetime, now: datetime) -> str:
     elapsed = now - moment
     if elapsed < JUST_NOW:
         return gettext("just now")
-    return format_timedelta(-elapsed, add_direction=True, locale=get_locale())
+    return formats.ago(elapsed)
 
 
 def _row(table: Table, now: datetime) -> Row:

@@ -11,6 +11,7 @@ import re
 import time
 from datetime import UTC, date, datetime
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 from flask_babel import force_locale, ngettext
@@ -200,3 +201,33 @@ def test_a_refusal_names_its_time_as_the_page_writes_times(app):
         assert "at 1:05\u202fPM," in translate_error(refused)
     with app.test_request_context(), force_locale("cs"):
         assert "13:05" in translate_error(refused)
+
+
+#: Where pages, printouts and messages are written: they format through i18n/formats.py only.
+WRITERS = ("web", "games", "club", "results", "i18n", "templates", "static")
+#: A date or number formatted on its own: strftime, Babel's formatters, "%.1f", the browser's.
+OWN_FORMAT = re.compile(
+    r"strftime\(|format_(?:decimal|date|datetime|time|percent|timedelta)\(|%\.\df|toLocale"
+)
+#: Files that may, and why.
+OWN_FORMAT_ALLOWED = {
+    "i18n/formats.py": "the one way itself",
+    "results/bgstats.py": "BG Stats' playDate is a machine format, not a page's",
+    "web/room_tiles.py": "the room's numbers, cached per language, with the minus sign already",
+    "static/device/boxcheck.js": "the box check's numbers in the browser, with the minus sign",
+}
+
+
+def test_no_page_formats_a_date_or_a_number_its_own_way():
+    """Issue 32 item 5: one way to write things; a new strftime on a page fails here."""
+    root = Path(__file__).resolve().parents[2] / "companion_app"
+    found = []
+    for room in WRITERS:
+        for path in sorted((root / room).rglob("*")):
+            name = path.relative_to(root).as_posix()
+            if path.suffix not in (".py", ".html", ".js") or name in OWN_FORMAT_ALLOWED:
+                continue
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if OWN_FORMAT.search(line):
+                    found.append(f"{name}:{number}: {line.strip()}")
+    assert not found, "\n".join(found)
