@@ -7,12 +7,13 @@ only (docs/architecture.md).
 import functools
 import re
 from collections.abc import Callable
+from datetime import time as dtime
 
 from flask import Flask, current_app, request, session
-from flask_babel import Babel, format_decimal, format_percent, gettext
+from flask_babel import Babel, gettext
 from jinja2 import pass_context
 
-from companion_app.i18n import labels
+from companion_app.i18n import formats, labels
 from companion_app.i18n.hyphens import soft_hyphens
 from scoring.razzia import cards
 from scoring.razzia.sheet import _plural as sheet_plural
@@ -48,6 +49,10 @@ _CARD_NAMES = {
 }
 
 
+#: Parameters holding a time of day as the store writes it ("13:05"), shown as the page's
+#: language writes times ("1:05 PM" in English).
+_TIME_PARAMS = ("time",)
+_CLOCK = re.compile(r"^\d{2}:\d{2}$")
 #: Parameters holding one check value as the rules print it ("9,000").
 _CHECK_PARAMS = ("check", "high")
 _PRINTED_CHECK = re.compile(r"^\d{1,3}(?:,\d{3})*$")
@@ -57,6 +62,8 @@ def _param(key: str, value: object) -> object:
     """A message parameter in the page's language (card kinds and check values)."""
     if not isinstance(value, str):
         return value
+    if key in _TIME_PARAMS and _CLOCK.match(value):
+        return formats.time(dtime.fromisoformat(value))
     if key in _CHECK_PARAMS and _PRINTED_CHECK.match(value):
         return money(int(value.replace(",", "")))
     label = _CARD_NAMES.get(key, {}).get(value)
@@ -85,40 +92,22 @@ def translate_refusal(
 
 
 def money(value: int | None) -> str:
-    """A check value with the locale's digit grouping (13,000 / 13 000)."""
-    return "" if value is None else format_decimal(value)
+    """A check value with the locale's digit grouping (13,000 / 13 000; −2 with the minus sign)."""
+    return formats.whole(value)
 
 
 #: The minus sign a printed number shows (U+2212), not the narrower hyphen.
-MINUS = "\u2212"
-
-
-def signed(value: int) -> str:
-    """A change with its sign: +2, −2 and a plain 0 (never "−0" or "+0")."""
-    if not value:
-        return format_decimal(0)
-    return ("+" if value > 0 else MINUS) + format_decimal(abs(value))
-
-
-#: An average as the statistics show it: one decimal, the locale's separators (16,0 in Czech).
-ONE_DECIMAL = "#,##0.0"
-
-
-def one_decimal(value: float) -> str:
-    """A number with one decimal in the page's language ("16.0", "16,0")."""
-    return format_decimal(value, format=ONE_DECIMAL)
-
-
-def percent(share: float) -> str:
-    """A share as a whole percentage in the page's language ("50%", "50 %")."""
-    return format_percent(share)
+MINUS = formats.MINUS
+signed = formats.signed
+one_decimal = formats.one_decimal
+percent = formats.percent
 
 
 def pounds(value: int | None) -> str:
     """A Klub amount in pounds: £2, −£2 (the sign before the pound, never "£-2")."""
     if value is None:
         return ""
-    return (MINUS if value < 0 else "") + "£" + format_decimal(abs(value))
+    return (MINUS if value < 0 else "") + "£" + formats.whole(abs(value))
 
 
 def tile(text: object) -> str:
@@ -161,6 +150,8 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["pounds"] = per_page(pounds)
     app.jinja_env.filters["one_decimal"] = per_page(one_decimal)
     app.jinja_env.filters["percent"] = per_page(percent)
+    for name in ("number", "average", "rating", "rating_change", "date", "date_time", "day"):
+        app.jinja_env.filters[name] = per_page(getattr(formats, name))
     app.jinja_env.filters["tile"] = per_page(tile)
     app.jinja_env.filters["name_tile"] = name_tile
     app.jinja_env.globals["current_locale"] = get_locale

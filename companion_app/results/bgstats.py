@@ -24,6 +24,13 @@ SECONDS_PER_MINUTE = 60
 #: JSON punctuation left unescaped in the query: both decodeURIComponent and
 #: URLSearchParams read it back, and it keeps the QR code smaller.
 URL_SAFE = ":,"
+#: A club person's BG Stats id: stable through renames and merges (issue 32 item 7).
+PERSON_ID = "person-{id}"
+
+
+def player_id(name: str, person: int | None) -> str:
+    """The id BG Stats keeps a player by: the club's person, else the name casefolded."""
+    return name.casefold() if person is None else PERSON_ID.format(id=person)
 
 
 def game_entry(game: str, final: dict, fallback_name: str) -> dict:
@@ -46,8 +53,14 @@ def play_payload(
     fallback_name: str = "",
     location: str = "",
     comments: str = "",
+    people: dict[int, int] | None = None,
 ) -> dict:
-    """The play as BG Stats imports it, from a finished game's `results(state)`."""
+    """The play as BG Stats imports it, from a finished game's `results(state)`.
+
+    `people` maps a seat to the club's person sitting there (their id stays when they are
+    renamed); a seat without one is known by its name.
+    """
+    people = people or {}
     minutes = max(0, round((ended - started).total_seconds() / SECONDS_PER_MINUTE))
     return {
         "sourceName": SOURCE_NAME,
@@ -65,7 +78,7 @@ def play_payload(
                 "winner": bool(player["winner"]),
                 "startPlayer": bool(player.get("start_player", False)),
                 "role": player.get("role", ""),
-                "sourcePlayerId": player["name"].casefold(),
+                "sourcePlayerId": player_id(player["name"], people.get(player.get("seat"))),
             }
             for player in final["players"]
         ],

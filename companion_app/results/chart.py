@@ -1,5 +1,6 @@
 """A small server-side SVG line chart of everyone's cumulative score by round (no JavaScript)."""
 
+from collections.abc import Callable
 from html import escape
 
 WIDTH, HEIGHT = 600, 260
@@ -12,8 +13,18 @@ DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4")
 MAX_LEGEND_CHARS = 16
 
 
-def score_chart(names: list[str], rounds: list[dict], *, title: str, round_label: str) -> str:
-    """SVG text of the running totals after each round (round 0 = the start, everyone at 0)."""
+def score_chart(
+    names: list[str],
+    rounds: list[dict],
+    *,
+    title: str,
+    round_label: str,
+    number: Callable[[int], str] = str,
+) -> str:
+    """SVG text of the running totals after each round (round 0 = the start, everyone at 0).
+
+    `number` writes a value label as the page's language does (its grouping, the minus sign).
+    """
     if not rounds or not names:
         return ""
     series = [[0] + [row["cumulative"][seat] for row in rounds] for seat in range(len(names))]
@@ -34,16 +45,17 @@ def score_chart(names: list[str], rounds: list[dict], *, title: str, round_label
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         f'class="score-chart" font-family="sans-serif" font-size="12">',
         f"<title>{escape(title)}</title>",
-        _axes(x, y, low, high, steps, round_label),
+        _axes(x, y, (low, high, steps), round_label, number),
     ]
     for seat, (name, line) in enumerate(zip(names, series, strict=True)):
-        parts.append(_line(seat, name, line, x, y))
+        parts.append(_line(seat, name, line, (x, y), number))
     parts.append("</svg>")
     return "".join(parts)
 
 
-def _axes(x, y, low: int, high: int, steps: int, round_label: str) -> str:
+def _axes(x, y, span: tuple[int, int, int], round_label: str, number) -> str:
     """The zero line, the value labels (low, 0, high) and the round numbers."""
+    low, high, steps = span
     out = [
         f'<line x1="{x(0):.1f}" y1="{y(0):.1f}" x2="{x(steps):.1f}" y2="{y(0):.1f}" '
         'stroke="#888" stroke-width="1"/>'
@@ -51,7 +63,7 @@ def _axes(x, y, low: int, high: int, steps: int, round_label: str) -> str:
     for value in sorted({low, 0, high}):
         out.append(
             f'<text x="{LEFT - 6}" y="{y(value) + 4:.1f}" text-anchor="end" fill="#444">'
-            f"{value}</text>"
+            f"{escape(number(value))}</text>"
         )
     for step in range(steps + 1):
         out.append(
@@ -65,8 +77,9 @@ def _axes(x, y, low: int, high: int, steps: int, round_label: str) -> str:
     return "".join(out)
 
 
-def _line(seat: int, name: str, line: list[int], x, y) -> str:
+def _line(seat: int, name: str, line: list[int], scale, number) -> str:
     """One player's polyline with round markers and a legend entry."""
+    x, y = scale
     colour = COLOURS[seat % len(COLOURS)]
     dash = DASHES[seat % len(DASHES)]
     points = " ".join(f"{x(step):.1f},{y(value):.1f}" for step, value in enumerate(line))
@@ -75,6 +88,7 @@ def _line(seat: int, name: str, line: list[int], x, y) -> str:
         f'<circle cx="{x(step):.1f}" cy="{y(value):.1f}" r="3" fill="{colour}"/>'
         for step, value in enumerate(line)
     )
+    total = escape(number(line[-1]))
     shown = name if len(name) <= MAX_LEGEND_CHARS else name[: MAX_LEGEND_CHARS - 1] + "…"
     legend_x = WIDTH - RIGHT + 12
     legend_y = TOP + 8 + seat * LEGEND_STEP
@@ -84,5 +98,6 @@ def _line(seat: int, name: str, line: list[int], x, y) -> str:
         f"{dash_attr}/>{marks}"
         f'<line x1="{legend_x}" y1="{legend_y}" x2="{legend_x + 22}" y2="{legend_y}" '
         f'stroke="{colour}" stroke-width="2.5"{dash_attr}/>'
-        f'<text x="{legend_x + 28}" y="{legend_y + 4}">{escape(shown)} ({line[-1]})</text></g>'
+        f'<text x="{legend_x + 28}" y="{legend_y + 4}">'
+        f"{escape(shown)} ({total})</text></g>"
     )

@@ -183,3 +183,9 @@ def seat_people_map(conn: sqlite3.Connection) -> dict[tuple[str, int], tuple[int
         " FROM seats JOIN people ON people.id = seats.person_id"
     )
     return {(row[0], row[1]): (row[2], row[3]) for row in rows}
+
+
+def seat_ids(conn: sqlite3.Connection, table_id: str) -> dict[int, int]:
+    """Seat -> the id of the person sitting there, for a table's linked seats."""
+    rows = conn.execute("SELECT seat, person_id FROM seats WHERE table_id = ?", (table_id,))
+    return {row[0]: row[1] for row in rows}

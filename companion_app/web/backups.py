@@ -6,11 +6,10 @@ server/guard.py come before, as for every request. Names are matched against the
 own pattern before any path is built, so no name reaches outside the backups folder.
 """
 
-from babel.dates import format_datetime
-from babel.numbers import format_decimal
 from flask import Response, abort, current_app, send_file
-from flask_babel import get_locale, gettext
+from flask_babel import gettext
 
+from companion_app.i18n import formats
 from companion_app.server import rights
 from companion_app.store import backup
 from scoring.errors import N_
@@ -29,16 +28,15 @@ _MB = _KB * _KB
 def size_label(size: int) -> str:
     """A backup's size in the page's language: 1.2 MB (1,2 MB in Czech), 350 kB below 1 MB."""
     if size < _MB:
-        kilobytes = format_decimal(max(1, round(size / _KB)), locale=get_locale())
+        kilobytes = formats.whole(max(1, round(size / _KB)))
         return gettext("%(size)s kB", size=kilobytes)
-    megabytes = format_decimal(round(size / _MB, 1), format="#,##0.0", locale=get_locale())
+    megabytes = formats.one_decimal(size / _MB)
     return gettext("%(size)s MB", size=megabytes)
 
 
 def time_label(backup_file: backup.BackupFile) -> str:
     """When a backup was written, in this computer's time zone and the page's language."""
-    local = backup_file.taken_at.astimezone()
-    return format_datetime(local, "medium", tzinfo=local.tzinfo, locale=get_locale())
+    return formats.date_time(backup_file.taken_at)
 
 
 def rows() -> list[dict]:

@@ -7,11 +7,9 @@ table, club tablets) need the organiser (server/rights.py, docs/security.md).
 
 from fractions import Fraction
 
-from babel.numbers import format_decimal
 from flask import Blueprint, Flask
-from flask_babel import get_locale
 
-from companion_app.i18n import per_page
+from companion_app.i18n import formats, per_page
 from companion_app.server import rights
 from companion_app.web import backups, club_home, counting, league, people, table_evening
 
@@ -36,12 +34,12 @@ OPEN_WRITES = ("club.organiser", "club.tablet")
 
 def league_points(value: Fraction) -> str:
     """League points as the locale writes them, at most two decimals (8, 5,33)."""
-    return format_decimal(round(float(value), 2), format="#,##0.##", locale=get_locale())
+    return formats.number(round(float(value), 2))
 
 
 def rating_number(value: float) -> str:
     """A rating's shown number with one decimal (12.3 / 12,3)."""
-    return format_decimal(round(value, 1), format="#,##0.0", locale=get_locale())
+    return formats.rating(value)
 
 
 bp.add_app_template_filter(per_page(league_points), "league_points")

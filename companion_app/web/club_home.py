@@ -8,12 +8,11 @@ revoke it here: its new games then count only when the organiser counts them.
 
 from datetime import UTC, datetime
 
-from babel.dates import format_date
 from flask import redirect, render_template, request, url_for
-from flask_babel import get_locale, gettext
+from flask_babel import gettext
 from markupsafe import Markup
 
-from companion_app.i18n import translate_error
+from companion_app.i18n import formats, translate_error
 from companion_app.results import qr
 from companion_app.server import rights
 from companion_app.store import counted, db
@@ -34,7 +33,7 @@ def _now() -> str:
 
 def _day(moment: datetime | None) -> str:
     """A moment's date in the page's language ('' for none)."""
-    return "" if moment is None else format_date(moment.astimezone(), "medium", locale=get_locale())
+    return formats.date(moment)
 
 
 def _qr(link: str, label: str) -> Markup:

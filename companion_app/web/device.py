@@ -14,6 +14,7 @@ from flask_babel import gettext
 from companion_app.device import feed as device_feed
 from companion_app.device.status import VIRTUAL, get_status, strip_connected
 from companion_app.games import VIEWS, view_for
+from companion_app.server import rights
 from companion_app.store import get_store, reveal_gate
 from companion_app.web.boxcheck import check_urls, check_words
 from scoring.games import get_game
@@ -55,6 +56,10 @@ def panel_text() -> dict:
         "revealed": gettext("Reveal %(id)s: revealed", id="{id}"),
         "follow": gettext("Show on the box"),
         "followed": gettext("The box shows this table"),
+        "follow_refused": gettext(
+            "You cannot show this table on the box here: it shows another table's game, and only"
+            " that table's host, its scorers or this computer can move it."
+        ),
         "offline": gettext("The companion cannot be reached; trying again."),
         "owner": {
             "this": gettext(
@@ -142,6 +147,16 @@ def box_owner(table_id: str, text: dict) -> dict:
     return {"state": "other", "line": line}
 
 
+def follow_refusal(owner: dict, text: dict) -> str:
+    """Why this device may not show its table on the box ("" when it may): the box shows
+    another table's game in play, and only that table's host, its scorers or this computer
+    can move it (the API refuses the press; issue 32 item 7: the button said nothing)."""
+    followed = device_feed.followed_table()["table"]
+    if owner["state"] != "other" or followed is None or rights.can_edit(followed):
+        return ""
+    return text["follow_refused"]
+
+
 def folded(badge: str, choosing: bool, reveal: dict | None) -> bool:
     """True when the panel may fold to its status line: no box, no choice, no reveal running."""
     running = reveal is not None and not reveal["revealed"]
@@ -158,6 +173,7 @@ def device_panel(table_id: str) -> dict:
     seats = list(enumerate(body["players"]))[: body["display"]["seats"]]
     armed, choosing = arm_seats(table_id, len(seats))
     badge = badge_state(status)
+    owner = box_owner(table_id, text)
     return {
         "table_id": table_id,
         "body": body,
@@ -169,7 +185,8 @@ def device_panel(table_id: str) -> dict:
         # The seats are the table's next decision until everyone choosing has locked in.
         "seats_decide": choosing and not (body["reveal"] or {}).get("revealed"),
         "followed": device_feed.followed_table()["table"] == table_id,
-        "owner": box_owner(table_id, text),
+        "owner": owner,
+        "follow_refusal": follow_refusal(owner, text),
         "badge": badge,
         "badge_text": badge_text(badge, status, text),
         "simulator": status.get("simulator"),  # which engine runs a simulated box, if one does

@@ -3,13 +3,13 @@
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from babel.dates import format_datetime, format_timedelta
 from flask import abort, redirect, render_template, request, url_for
-from flask_babel import get_locale, gettext
+from flask_babel import gettext
 
 from companion_app.device import feed as device_feed
 from companion_app.games import VIEWS, playable, view_for
-from companion_app.i18n import translate_error, translate_refusal
+from companion_app.games import room as room_words
+from companion_app.i18n import formats, translate_error, translate_refusal
 from companion_app.server import rights
 from companion_app.store import Table, TooManyTables, get_store
 from companion_app.store.faults import StorageFault
@@ -65,12 +65,14 @@ class Row:
     last_move: str | None
     last_move_exact: str
     hosted: bool
+    #: The round as the game counts it ("Round 2 of 3"; Cech zlodějů, with no set number of
+    #: rounds, "Round 2"; Adel "Turn 4"): the room display's words (issue 32 item 7).
+    round: str = ""
 
 
 def _shown(moment: datetime) -> str:
-    """A stored UTC time as a short date and time in the server's time zone and the locale."""
-    local = moment.astimezone()
-    return format_datetime(local, "short", tzinfo=local.tzinfo, locale=get_locale())
+    """A stored UTC time as the one date and time of the page's language (server's zone)."""
+    return formats.date_time(moment)
 
 
 def _ago(moment: datetime, now: datetime) -> str:
@@ -78,7 +80,7 @@ def _ago(moment: datetime, now: datetime) -> str:
     elapsed = now - moment
     if elapsed < JUST_NOW:
         return gettext("just now")
-    return format_timedelta(-elapsed, add_direction=True, locale=get_locale())
+    return formats.ago(elapsed)
 
 
 def _row(table: Table, now: datetime) -> Row:
@@ -92,6 +94,7 @@ def _row(table: Table, now: datetime) -> Row:
         last_move=_ago(table.updated_at, now) if table.version else None,
         last_move_exact=_shown(table.updated_at),
         hosted=not summary["finished"] and rights.role_for(table.id) == rights.HOST,
+        round=room_words.round_text(table.game, summary),
     )
 
 

@@ -2,12 +2,11 @@
 
 from datetime import UTC, datetime
 
-from babel.dates import format_date
 from flask import Response, abort, redirect, render_template, request, url_for
-from flask_babel import get_locale, gettext
+from flask_babel import gettext
 
 from companion_app.club import league as club_league
-from companion_app.i18n import translate_error
+from companion_app.i18n import formats, translate_error
 from companion_app.results import qr
 from companion_app.store import counted, db, get_store
 from companion_app.store import league as stored
@@ -27,7 +26,7 @@ def _now() -> str:
 
 def evening_label(evening: stored.Evening) -> str:
     """An evening as pages name it: its name and date, or its date."""
-    day = format_date(evening.day, "full", locale=get_locale())
+    day = formats.day(evening.day)
     return f"{evening.name} ({day})" if evening.name else day
 
 

@@ -1,12 +1,11 @@
 """People's pages: the roster (search, rename, merge) and each person's games and ratings."""
 
-from babel.dates import format_date
 from flask import abort, flash, redirect, render_template, request, url_for
-from flask_babel import get_locale, gettext
+from flask_babel import gettext
 from markupsafe import Markup
 
 from companion_app.club import chart, profile, ratings
-from companion_app.i18n import translate_error
+from companion_app.i18n import formats, translate_error
 from companion_app.server import rights
 from companion_app.store import db, roster
 from companion_app.web.refusals import FORM_REFUSALS
@@ -23,7 +22,7 @@ def roster_chips() -> list[roster.Person]:
 
 def _day(moment) -> str:
     """A moment's local date in the page's language."""
-    return format_date(moment.astimezone(), "medium", locale=get_locale())
+    return formats.date(moment)
 
 
 def people_list():

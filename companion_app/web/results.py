@@ -7,10 +7,11 @@ Views stay thin: the game's `results(state)` (docs/game-contract.md) gives the s
 from datetime import datetime
 
 from flask import Response, abort, current_app, redirect, render_template, request, url_for
-from flask_babel import format_decimal, gettext
+from flask_babel import gettext
 from markupsafe import Markup
 
 from companion_app.games import VIEWS, view_for
+from companion_app.i18n import formats
 from companion_app.results import bgstats, chart, history, links, qr, tiebreaks, verify
 from companion_app.server import rights, serve
 from companion_app.server.guard import canonical_root
@@ -30,7 +31,6 @@ PAPERS = {
 #: The results link, BG Stats straight from the code (no network needed), and BG Stats through
 #: the companion's short link (coarse enough for a 58 mm receipt, needs the club network).
 QR_KINDS = ("link", "bgstats", "bgstats_short")
-SHOWN_TIME = "%Y-%m-%d %H:%M"
 
 
 def public_url(path: str) -> str:
@@ -82,8 +82,6 @@ def tiebreak_label(game: str, key: str) -> str:
     return str(known.get(key, key))
 
 
-#: A tie-break value as printed: a plain whole number (a year stays "1620", never "1 620").
-PLAIN_NUMBER = "0"
 #: A tie-break a player does not have (no final exhibition, so no oldest object).
 NO_VALUE = "–"
 
@@ -92,7 +90,7 @@ def tiebreak_value(value: object) -> str:
     """A tie-break value in the page's number format, or a dash where there is none."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return NO_VALUE
-    return format_decimal(value, format=PLAIN_NUMBER)
+    return formats.plain(value)
 
 
 def tiebreak_texts(game: str, final: dict) -> dict[int, str]:
@@ -186,6 +184,7 @@ class Finished:
             ended=_local(self.table.updated_at),
             fallback_name=self.title,
             location=current_app.config.get("LOCATION", ""),
+            people=roster.seat_ids(db.get_db(), self.table.id),
             comments=" · ".join(
                 text
                 for text in (
@@ -235,13 +234,14 @@ class Finished:
             "score_label": _score_label(self.table.game),
             "breakdown_title": str(getattr(_view(self.table.game), "BREAKDOWN_TITLE", "")),
             "code": self.code,
-            "ended": _local(self.table.updated_at).strftime(SHOWN_TIME),
+            "ended": formats.date_time(self.table.updated_at),
             "chart": Markup(
                 chart.score_chart(
                     names,
                     self.final["rounds"],
                     title=gettext("Score after each round"),
                     round_label=gettext("Round"),
+                    number=formats.whole,
                 )
             ),
             "papers": PAPERS,
@@ -390,8 +390,6 @@ def games_history():
         game=game,
         player=player,
         stats=history.player_stats(shown),
-        shown_time=SHOWN_TIME,
-        local=_local,
     )
 
 

@@ -91,7 +91,7 @@ def _limit(value: object) -> int | None:
         return None
     if not is_int(value) or value >= 0:
         raise IllegalMove(
-            N_("limit: enter the exchange limit printed on the space (e.g. -3), not {value}."),
+            N_("limit: enter the exchange limit printed on the space (e.g. −3), not {value}."),
             value=repr(value),
         )
     return abs(value)

@@ -3,6 +3,8 @@ and who may move it."""
 
 import re
 
+from tests import lan
+
 
 def owner_line(client, table_id: str) -> tuple[str, str]:
     """(state, sentence) of the panel's line about the box on the table page."""
@@ -39,3 +41,30 @@ def test_the_panel_line_is_in_czech_too(client, device):
     client.post("/lang", data={"lang": "cs", "next": "/"})
     state, line = owner_line(client, table["id"])
     assert state == "this" and line.startswith("Krabička ukazuje tento stůl")
+
+
+def follow_button(client, table_id: str) -> tuple[str, str]:
+    """(the follow button's tag, the reason beside it) on the table page."""
+    page = client.get(f"/tables/{table_id}").get_data(as_text=True)
+    button = re.search(r'<button type="button" class="device-follow"[^>]*>', page)
+    reason = re.search(r'data-testid="device-follow-refused"([^>]*)>([^<]*)<', page)
+    assert button and reason
+    return button.group(0), ("" if "hidden" in reason.group(1) else reason.group(2))
+
+
+def test_show_on_the_box_is_disabled_with_its_reason_where_the_box_cannot_come(app, client, device):
+    """Issue 32 item 7: on a tablet that does not host the box's table, "Show on the box" did
+    nothing and said nothing; it is disabled, the reason beside it. This computer may."""
+    device.dealt()  # this computer's game in play: the box shows it
+    tablet = lan.device(app, "192.168.1.20")
+    created = tablet.post("/api/tables", json={"game": "razzia", "players": ["Eva", "Filip"]})
+    own = created.get_json()["id"]
+    button, reason = follow_button(tablet, own)
+    assert " disabled" in button and f'aria-describedby="device-follow-refused-{own}"' in button
+    assert reason.startswith("You cannot show this table on the box here")
+    assert tablet.put("/api/device/table", json={"table": own}).status_code == 403  # as before
+    button, reason = follow_button(client, own)  # this computer moves the box anywhere
+    assert " disabled" not in button and reason == ""
+    tablet.post("/lang", data={"lang": "cs", "next": "/"})
+    _button, reason = follow_button(tablet, own)
+    assert reason and not reason.startswith("You cannot")  # in Czech too

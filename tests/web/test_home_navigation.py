@@ -4,8 +4,9 @@ import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from babel.dates import format_datetime
+from flask_babel import force_locale
 
+from companion_app.i18n import formats
 from companion_app.store import db
 from tests.web import game_script
 
@@ -29,10 +30,10 @@ def set_times(app, table: str, created: datetime, updated: datetime) -> None:
         )
 
 
-def shown(moment: datetime, locale: str) -> str:
-    """The short date and time the home page shows, in the server's time zone."""
-    local = moment.astimezone()
-    return format_datetime(local, "short", tzinfo=local.tzinfo, locale=locale)
+def shown(app, moment: datetime, locale: str) -> str:
+    """The one date and time every page shows (issue 32 item 5), in the server's time zone."""
+    with app.test_request_context(), force_locale(locale):
+        return formats.date_time(moment)
 
 
 def row_of(page: str, table: str) -> str:
@@ -53,7 +54,7 @@ def test_home_row_shows_start_and_last_move(app, client, pages, headers, locale,
     table = table_id(pages.dealt())
     set_times(app, table, STARTED, datetime.now(UTC) - timedelta(minutes=5))
     row = row_of(client.get("/", headers=headers).get_data(as_text=True), table)
-    assert f"{started} {shown(STARTED, locale)}" in row
+    assert f"{started} {shown(app, STARTED, locale)}" in row
     assert ago in row
     assert "Ann, Bob, Cid, Dee" in row
 

@@ -2,7 +2,7 @@
 
 from flask_babel import gettext
 
-from companion_app.i18n import pounds, signed
+from companion_app.i18n import formats, pounds, signed
 
 
 def notice_text(state: dict) -> str | None:
@@ -121,6 +121,13 @@ def _describe_token(move: dict, name: str) -> str:
     return gettext("%(name)s: society token %(number)s one space down", name=name, number=number)
 
 
+def _society_value(value: object) -> str:
+    """Society tokens or their sum as numbers are written (−2, never "-2" or "[-1, 2]")."""
+    if isinstance(value, list):
+        return ", ".join(_society_value(item) for item in value)
+    return formats.whole(value) if isinstance(value, int) else str(value)
+
+
 def describe(move: dict | None, names: list[str]) -> str:
     """A history line for a move, in the page's language."""
     move = move or {}
@@ -139,7 +146,7 @@ def describe(move: dict | None, names: list[str]) -> str:
         shown = signed(delta) if isinstance(delta, int) else str(delta)
         return gettext("%(name)s: votes %(delta)s", name=name, delta=shown)
     if kind == "society":
-        value = move.get("tokens") if "tokens" in move else move.get("sum")
+        value = _society_value(move.get("tokens") if "tokens" in move else move.get("sum"))
         return gettext("%(name)s: society %(value)s", name=name, value=value)
     if kind == "token":
         return _describe_token(move, name)

@@ -12,6 +12,7 @@ from werkzeug.datastructures import MultiDict
 
 from companion_app.games.forms import GENERAL_AREA, whole_number
 from companion_app.games.prodigals_club import chart as chart_form
+from companion_app.games.prodigals_club import notes
 from companion_app.games.prodigals_club import score as calculator
 from companion_app.games.prodigals_club import text as words
 from companion_app.games.prodigals_club.text import notice_text, tile_text
@@ -225,6 +226,7 @@ def context(state: dict) -> dict:
         "tile_text": tile_text,
         "picked": picked_seat(state),
         "token_rows": chart_form.token_rows(state),
+        "change_notes": notes.change_notes(state),
     }
 
 

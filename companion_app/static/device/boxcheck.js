@@ -15,10 +15,12 @@
   function words(root) { return JSON.parse(root.querySelector(".box-check-words").textContent); }
   function lang() { return document.documentElement.lang || "en"; }
 
+  // A number as the server's i18n/formats.py writes it: the page's separators, at most one
+  // decimal, the minus sign U+2212 (Intl writes a hyphen).
   function number(value) {
     var n = Number(value);
     return typeof value === "string" && value !== "" && !isNaN(n)
-      ? n.toLocaleString(lang(), { maximumFractionDigits: 1 }) : value;
+      ? n.toLocaleString(lang(), { maximumFractionDigits: 1 }).replace(/^-/, "\u2212") : value;
   }
 
   function fill(template, values) {

@@ -216,19 +216,34 @@
       var owner = root.querySelector(".device-owner");
       if (!owner || followed === undefined) return;
       var state = followed === data.table ? "this" : followed ? "other" : "free";
+      if (state !== "other") refuseFollow("");  // this table's rights are enough again
       if (owner.dataset.state === state) return;  // the page's own sentence names the table
       owner.dataset.state = state;
       owner.textContent = text.owner[state];
     }
 
+    // The follow button disabled with its reason beside it, or enabled again ("").
+    function refuseFollow(reason) {
+      var follow = root.querySelector(".device-follow");
+      var why = root.querySelector(".device-follow-refused");
+      if (!follow || !why) return;
+      follow.disabled = Boolean(reason);
+      why.textContent = reason;
+      why.hidden = !reason;
+    }
+
+    var refused = false;  // the last action was refused (not merely offline)
+
     async function act(method, url, body) {
       try {
         var answer = await call(url, method, body);
+        refused = false;
         showError("");
         await refresh();
         return answer;
       } catch (error) {
-        showError(error instanceof Refusal ? error.message : text.offline);
+        refused = error instanceof Refusal;
+        showError(refused ? error.message : text.offline);
         return null;
       }
     }
@@ -246,6 +261,8 @@
         act("DELETE", data.revealUrl);
       } else if (button.classList.contains("device-follow")) {
         act("PUT", data.followUrl, { table: data.table }).then(function (answer) {
+          // Refused: the box shows a game this device may not move it from; say so here.
+          if (!answer && refused) refuseFollow(text.follow_refused);
           if (!answer) return;
           button.setAttribute("aria-pressed", "true");
           button.textContent = text.followed;
