@@ -311,9 +311,10 @@ class Bridge(LinkEvents):
 
     def _holders_report(self, path, trouble=True):
         """`holders` (and problem port_shared if any): other programs with the port open, as
-        last found. A new look starts at a session's start, then every HOLDERS_S in trouble,
-        else HOLDERS_OK_S, in a thread of its own: reading /proc takes a busy machine a third
-        of a second, which the serial reader must not wait for."""
+        last found. A new look starts at a session's start (or when we start waiting for a
+        held port), then every HOLDERS_S in trouble, else HOLDERS_OK_S, in a thread of its
+        own: reading /proc takes a busy machine a third of a second, which the serial reader
+        must not wait for. Those named are rechecked every time (their own files alone)."""
         now = time.monotonic()
         if path and self.holders:  # one that exited or closed the port goes at once
             self.holders = holders.still_open(path, self.holders)
