@@ -11,17 +11,19 @@ import sys
 from tests.device.procs import REPO
 
 #: Runs `companion device run` (a port that does not exist: it keeps looking for it) and,
-#: once the bridge's threads run, prints which of the app's heavy packages it imported.
+#: once the bridge's reader thread runs, prints which of the app's heavy packages it imported.
 PROBE = """
-import os, sys, threading
+import os, sys, threading, time
 from companion_app import cli
 
 def look():
+    while not any(t.name == "device-serial" for t in threading.enumerate()):
+        time.sleep(0.05)  # the bridge's reader thread runs: everything it needs is imported
     heavy = ("flask", "werkzeug", "uvicorn", "companion_app.store", "companion_app.server")
     print(sorted(name for name in heavy if name in sys.modules), flush=True)
     os._exit(0)
 
-threading.Timer(1.0, look).start()
+threading.Thread(target=look, daemon=True).start()
 cli.main(["device", "run", "--port", "/dev/no-such-box", "--app", "http://127.0.0.1:9"])
 """
 
