@@ -33,9 +33,8 @@ def test_device_run_imports_no_flask_no_store_no_server():
     ran = subprocess.run(
         [sys.executable, "-c", PROBE], cwd=REPO, capture_output=True, text=True, timeout=120
     )
-    lines = ran.stdout.splitlines()
-    assert lines[0].startswith("Bridging /dev/no-such-box"), (ran.stdout, ran.stderr)
-    assert lines[-1] == "[]", (ran.stdout, ran.stderr)
+    looked = [line for line in ran.stdout.splitlines() if line.startswith("[")]
+    assert looked == ["[]"], (ran.stdout, ran.stderr)
 
 
 def test_the_whole_parser_still_knows_every_command():
