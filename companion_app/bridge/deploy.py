@@ -12,15 +12,20 @@ fed it (the box's firmware up to 0.2.0 fed it from one after STOP, so a copy lon
 was cut off). `machine.WDT(timeout=...)` again is the same watchdog with a new timeout, which
 a soft reset keeps (MicroPython 1.27, ports/esp32/machine_wdt.c). `mpremote reset` at the
 end restarts the board with the new firmware, which arms its own 5 s watchdog.
+
+mpremote waits silently for a board that does not answer; it runs watched (watched.py): a
+long silence or its "could not enter raw repl" ends the deploy with what to do (exit 2).
+`companion firmware stop` does the first half alone: the box at its REPL, for mpremote or a
+person (issue 34: nothing but a deploy could stop it).
 """
 
 import shutil
-import subprocess
 import sys
 import time
 
 from companion_app.bridge import detect
 from companion_app.bridge.firmware import firmware_files
+from companion_app.bridge.watched import run_watched
 from firmware import protocol as P
 
 STOP = "STOP"  # host -> device: leave the box loop for the REPL (docs/protocol.md)
@@ -36,18 +41,19 @@ CTRL_B = b"\r\x02"  # back to the friendly REPL, where mpremote expects a board
 RAW_REPL = b"raw REPL; CTRL-B to exit\r\n"
 ROM_BOOTLOADER = b"waiting for download"  # IO0 held low at reset: the ROM waits for esptool
 EXIT_CANNOT_STOP = 2
-EXIT_TIMEOUT = 124  # mpremote did not finish within RUN_S (as coreutils' timeout says)
 TAIL = 200  # bytes of the board's output kept to recognise its state
 HOLD_MS = 10 * 60 * 1000  # the watchdog's timeout while the copy runs (ESP32: up to ~12 days)
 HOLD_CODE = b"import machine\nmachine.WDT(timeout=%d).feed()" % HOLD_MS
 HOLD_S = 2.0  # how long the raw REPL may take to run it
 EOF_MARK = b"\x04"  # the raw REPL ends the output, then the error, with it
 RUN_S = 600.0  # mpremote gets this long (a full copy takes about 15 s at 115200 baud)
+#: mpremote names each file it copies (a few seconds each at 115200 baud) and gives up on a
+#: silent REPL after 10 s; this long without a word from it, it hangs and is ended.
+SILENT_S = 30.0
 
 HOW_TO_STOP = """\
-The box on {port} did not stop for the update: no answer to STOP, Ctrl-C or the raw REPL in \
-{seconds:.0f} s.
-Do this, then run `companion firmware deploy` again:
+The box on {port} did not stop: no answer to STOP, Ctrl-C or the raw REPL in {seconds:.0f} s.
+Do this, then run `companion firmware {command}` again:
   1. Hold seat 1's button, press and release EN (the reset button beside the USB socket) and
      keep seat 1 held for 2 s: the box starts in safe mode, at the MicroPython REPL.
   2. Still no answer: unplug the USB cable, plug it back in and run the command at once.
@@ -56,7 +62,23 @@ Do this, then run `companion firmware deploy` again:
      connect)."""
 IN_BOOTLOADER = """\
 The board on {port} is in its ROM bootloader (BOOT was held at reset), not in MicroPython.
-Release BOOT and press EN once, then run `companion firmware deploy` again."""
+Release BOOT and press EN once, then run `companion firmware {command}` again."""
+NO_RAW_REPL = "could not enter raw repl"  # mpremote's words when the REPL does not answer
+NO_REPL = """\
+mpremote got no answer from the MicroPython REPL on {port} (it {quiet}), so the copy stopped.
+Do this, then run `companion firmware deploy` again:
+  1. Press and release EN (the reset button beside the USB socket) and at once run
+     `companion firmware stop --port {port}`: it stops the box and leaves it at the REPL.
+  2. No answer: hold seat 1's button, press and release EN and keep seat 1 held for 2 s: the
+     box starts in safe mode, at the MicroPython REPL.
+  3. Still nothing: unplug the USB cable and plug it back in; then put MicroPython on the
+     board again (hardware/README.md, "Flashing"; hold BOOT while pressing EN if esptool
+     cannot connect)."""
+STOPPED = """\
+The box on {port} stopped: it is at the MicroPython REPL and its watchdog waits {minutes} \
+minutes.
+mpremote can use it now (mpremote connect {port} repl); `mpremote reset` or the EN button \
+starts the box again."""
 
 
 def mpremote_command():
@@ -83,6 +105,7 @@ class Interrupter:
         self.held = False  # the watchdog got HOLD_MS at the raw REPL
         self.hold_error = ""  # what the board said when it did not
         self.attempts = 0
+        self.answer = None  # what run() said, kept by its caller
         self._seq = 0
         self._reader = P.LineReader()
         self._tail = b""
@@ -150,46 +173,72 @@ class Interrupter:
             return False  # boot noise, a traceback, a heartbeat's neighbour
 
 
+def stop_box(port, out=print, err=None, open_port=detect.open_port, **timing):
+    """`companion firmware stop`: the box leaves its loop for the MicroPython REPL with its
+    watchdog held, for mpremote or a person; 0, or 2 with what to do."""
+    err = err or (lambda text: print(text, file=sys.stderr))
+    interrupter = _interrupt(port, err, open_port, "stop", timing)
+    if interrupter is None:
+        return EXIT_CANNOT_STOP
+    if interrupter.held:
+        minutes = HOLD_MS // 60_000
+        out(STOPPED.format(port=port, minutes=minutes))
+    else:
+        out(f"The box on {port} stopped.")
+        out(_not_held(interrupter) + " It resets itself unless something feeds its watchdog.")
+    return 0
+
+
 def deploy(
-    port, out=print, err=None, run=subprocess.run, open_port=detect.open_port, files=None, **timing
+    port, out=print, err=None, run=run_watched, open_port=detect.open_port, files=None, **timing
 ):
     """Stop the box, hold its watchdog, copy `files` (default: firmware/*.py), reset; 0, 2
-    when the board cannot be stopped, or mpremote's status."""
+    when the board cannot be stopped or stops answering mpremote, or mpremote's status."""
     err = err or (lambda text: print(text, file=sys.stderr))
-    try:
-        serial_port = open_port(port, READ_S)
-    except (detect.PortBusy, detect.PortDenied) as exc:
-        err(str(exc))
+    interrupter = _interrupt(port, err, open_port, "deploy", timing)
+    if interrupter is None:
         return EXIT_CANNOT_STOP
-    try:
-        interrupter = Interrupter(serial_port, **timing)
-        answer = interrupter.run()
-    finally:
-        serial_port.close()
-    if answer is None:
-        hint = IN_BOOTLOADER if interrupter.in_bootloader else HOW_TO_STOP
-        err(hint.format(port=port, seconds=interrupter.total_s))
-        return EXIT_CANNOT_STOP
-    if answer == "stopped":
+    if interrupter.answer == "stopped":
         out(f"The box on {port} stopped for the update.")
     else:
         out(f"The board on {port} is at its MicroPython REPL.")
     if not interrupter.held:
-        why = interrupter.hold_error.splitlines()[-1:] or ["no answer"]
-        out(f"Could not give the watchdog more time ({why[0]}); copying anyway.")
+        out(_not_held(interrupter) + " Copying anyway.")
     for command in deploy_commands(port, firmware_files() if files is None else files):
         out("$ " + " ".join(command))
-        status = _run(run, command)
-        if status:
-            out(f"mpremote failed with exit status {status}.")
-            return status
+        ran = run(command, out=out, silent_s=SILENT_S, total_s=RUN_S)
+        if ran.status is None or (ran.status and NO_RAW_REPL in ran.output):
+            quiet = f"went {ran.quiet_s:.0f} s without a word" if ran.status is None else "failed"
+            err(NO_REPL.format(port=port, quiet=quiet))
+            return EXIT_CANNOT_STOP
+        if ran.status:
+            out(f"mpremote failed with exit status {ran.status}.")
+            return ran.status
     out("Firmware deployed; the box restarts.")
     return 0
 
 
-def _run(run, command):
-    """mpremote's exit status; it waits for a board that stopped answering, so it has RUN_S."""
+def _interrupt(port, err, open_port, command, timing):
+    """The Interrupter that brought the board on `port` to its REPL (its `answer` set), or
+    None once `err` was told why not and what to do."""
     try:
-        return run(command, check=False, timeout=RUN_S).returncode
-    except subprocess.TimeoutExpired:
-        return EXIT_TIMEOUT
+        serial_port = open_port(port, READ_S)
+    except (detect.PortBusy, detect.PortDenied) as exc:
+        err(str(exc))
+        return None
+    try:
+        interrupter = Interrupter(serial_port, **timing)
+        interrupter.answer = interrupter.run()
+    finally:
+        serial_port.close()
+    if interrupter.answer is None:
+        hint = IN_BOOTLOADER if interrupter.in_bootloader else HOW_TO_STOP
+        err(hint.format(port=port, seconds=interrupter.total_s, command=command))
+        return None
+    return interrupter
+
+
+def _not_held(interrupter):
+    """The sentence for a watchdog that did not take more time, with the board's reason."""
+    why = interrupter.hold_error.splitlines()[-1:] or ["no answer"]
+    return f"Could not give the watchdog more time ({why[0]})."

@@ -22,6 +22,8 @@ MAX_PRESS_AGE_MS = 60_000  # the app's bound on a press's age (docs/device-api.m
 #: Firmware that does not stamp its PRESS: it locked the seat (and began its countdown) when
 #: the line's first byte went out, this long before the line (about 30 bytes) ended.
 PRESS_WIRE_S = 30 * 10 / 115200
+#: The status's problem while another program holds the port (the app's device/status.py).
+PORT_BUSY = "port_busy"
 
 
 class Bridge(LinkEvents):
@@ -33,6 +35,10 @@ class Bridge(LinkEvents):
     STATUS_S = 1.0  # report the status at least this often
     HOLDERS_S = 2.0  # while the link is in trouble, look for other programs on the port this often
     HOLDERS_OK_S = 10.0  # ...and this often while it is fine (a reader may still steal lines)
+    #: A program found with the port open is named if it still has it open this much later:
+    #: one that opens it for a blink (a second bridge finding it locked, when root, whom the
+    #: kernel's TIOCEXCL lets in; ModemManager probing) reads nothing away.
+    HOLDER_CONFIRM_S = 0.5
 
     def __init__(self, app_url, find_port, table=None, mode="serial", report=None):
         self.find_port = find_port
@@ -49,6 +55,7 @@ class Bridge(LinkEvents):
         self.holders = []  # [(pid, name)] of other programs with our port open, last look
         self._holders_at = None  # when we last looked (None: not on this port yet)
         self._looking = None  # the thread looking for them, while it runs
+        self._busy = False  # the port is held by another program: we wait for it
         self._app_url = app_url
         self._check_seen = None  # the last box check the box page asked for...
         self._check_due = None  # ...and the one to run when the port is free
@@ -72,7 +79,8 @@ class Bridge(LinkEvents):
             self._thread.join()
         self.follower.stop()
         self.worker.stop()
-        self._report(connected=False, port=None, hello=None, last_seen_ms=None)
+        waiting = {"problem": PORT_BUSY} if self._busy else {}  # still not the box's word
+        self._report(connected=False, port=None, hello=None, last_seen_ms=None, **waiting)
 
     def __enter__(self):
         return self.start()
@@ -100,13 +108,14 @@ class Bridge(LinkEvents):
             if self._check_due is not None:
                 self._run_check()
                 continue
-            path, port = self._open()
+            path, port, busy = self._open()
             if port is None:
-                self._report(connected=False, port=path, problem=None, holders=[])
+                self._report_closed(path, busy)
                 self._stop.wait(delay)
                 delay = min(2 * delay, self.BACKOFF_MAX_S)
                 continue
             delay = self.BACKOFF_MIN_S
+            self._busy = False
             try:
                 self._session(port, path)
             except Exception:  # a bug, not a port error: say so, then reconnect as usual
@@ -114,19 +123,44 @@ class Bridge(LinkEvents):
             self._stop.wait(self.BACKOFF_MIN_S)
 
     def _open(self):
-        """(path, open port), or (path or None, None) when there is no box or it cannot open."""
+        """(path, open port, False), or (path or None, None, busy) when there is no box or it
+        cannot open; busy: another program (a bridge, mpremote, a serial monitor) holds it."""
         try:
             path = self.find_port()
         except OSError as exc:  # listing USB devices failed
             log.info("cannot list the serial ports: %s", exc)
-            return None, None
+            return None, None, False
         if path is None:
-            return None, None
+            return None, None, False
         try:
-            return path, detect.open_port(path, self.READ_TIMEOUT_S, keep_out=True)
+            return path, detect.open_port(path, self.READ_TIMEOUT_S, keep_out=True), False
+        except detect.PortBusy as exc:
+            if not self._busy:  # said once: the bridge retries every second while it waits
+                log.info("%s; waiting for it (the box's status is the other bridge's)", exc)
+            return path, None, True
         except (OSError, ValueError) as exc:  # SerialException is an OSError
             log.info("cannot open %s: %s", path, exc)
-            return path, None
+            return path, None, False
+
+    def _report_closed(self, path, busy):
+        """No port open. Held by another program: report as a bridge waiting for it (the app
+        keeps that apart from the box's status, which the holder's bridge reports), naming the
+        holders; else "not connected"."""
+        if not busy:
+            self._busy = False
+            self._report(connected=False, port=path, problem=None, holders=[])
+            return
+        if not self._busy:
+            self._busy, self._holders_at, self.holders = True, None, []
+        listed = self._holders_report(path, trouble=False)["holders"]
+        self._report(
+            connected=False,
+            port=path,
+            problem=PORT_BUSY,
+            holders=listed,
+            hello=None,
+            last_seen_ms=None,
+        )
 
     def _session(self, port, path):
         """One open port: HELLO, then read and keep the link up until it fails or goes silent."""
@@ -277,10 +311,13 @@ class Bridge(LinkEvents):
 
     def _holders_report(self, path, trouble=True):
         """`holders` (and problem port_shared if any): other programs with the port open, as
-        last found. A new look starts at a session's start, then every HOLDERS_S in trouble,
-        else HOLDERS_OK_S, in a thread of its own: reading /proc takes a busy machine a third
-        of a second, which the serial reader must not wait for."""
+        last found. A new look starts at a session's start (or when we start waiting for a
+        held port), then every HOLDERS_S in trouble, else HOLDERS_OK_S, in a thread of its
+        own: reading /proc takes a busy machine a third of a second, which the serial reader
+        must not wait for. Those named are rechecked every time (their own files alone)."""
         now = time.monotonic()
+        if path and self.holders:  # one that exited or closed the port goes at once
+            self.holders = holders.still_open(path, self.holders)
         every = self.HOLDERS_S if trouble else self.HOLDERS_OK_S
         due = self._holders_at is None or now - self._holders_at >= every
         if path and due and (self._looking is None or not self._looking.is_alive()):
@@ -296,6 +333,8 @@ class Bridge(LinkEvents):
         """Find the other programs with `path` open (a thread of its own)."""
         try:
             found = holders.port_holders(path)
+            if found and not self._stop.wait(self.HOLDER_CONFIRM_S):
+                found = holders.still_open(path, found)
         except OSError as exc:  # /proc unreadable: we cannot tell
             log.info("cannot look for other programs on %s: %s", path, exc)
             found = []

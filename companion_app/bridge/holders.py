@@ -25,6 +25,16 @@ def port_holders(path, proc=PROC, me=None):
     return sorted((pid, name) for pid, name in found if pid != me)
 
 
+def still_open(path, holders, proc=PROC):
+    """The ones of `holders` [(pid, name)] that still have `path` open: a look at their own
+    open files alone (a few links), cheap enough for every status report, so a reader that
+    exits or closes the port leaves the status at once, not at the next full look."""
+    if not proc.is_dir():
+        return [(pid, name) for pid, name in holders if _alive(pid)]
+    target = Path(os.path.realpath(path))
+    return [(pid, name) for pid, name in holders if _holds(proc / str(pid), target)]
+
+
 def describe(holders):
     """`cat (pid 4242), screen (pid 77)` for the status and the log."""
     return ", ".join(f"{name} (pid {pid})" for pid, name in holders)
@@ -33,22 +43,37 @@ def describe(holders):
 def _from_proc(target, proc):
     """Linux: the processes with a file descriptor pointing at `target` (ours to read only:
     other users' processes are skipped where we may not look)."""
-    found = []
-    for entry in proc.iterdir():
-        if not entry.name.isdigit():
-            continue
+    return [
+        (int(entry.name), _name(entry))
+        for entry in proc.iterdir()
+        if entry.name.isdigit() and _holds(entry, target)
+    ]
+
+
+def _holds(entry, target):
+    """True if the process at /proc/<pid> `entry` has a file descriptor on `target`."""
+    try:
+        fds = list((entry / "fd").iterdir())
+    except OSError:  # gone, or another user's
+        return False
+    for fd in fds:
         try:
-            fds = list((entry / "fd").iterdir())
-        except OSError:  # gone, or another user's
+            if Path(os.readlink(fd)) == target:
+                return True
+        except OSError:
             continue
-        for fd in fds:
-            try:
-                if Path(os.readlink(fd)) == target:
-                    found.append((int(entry.name), _name(entry)))
-                    break
-            except OSError:
-                continue
-    return found
+    return False
+
+
+def _alive(pid):
+    """True if process `pid` still runs (macOS and the BSDs: lsof is too slow to ask often)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's: it exists
+        return True
+    return True
 
 
 def _name(entry):

@@ -19,6 +19,8 @@ class RemoteStatus:
         self._client = AppClient(app_url, timeout=self.TIMEOUT_S)
         self._lock = threading.Lock()
         self._report = {"mode": "remote", "connected": False}
+        self._told = False  # nothing goes out before the bridge's first report (issue 34: a
+        # bridge waiting for a held port must not say "not connected" for the box meanwhile)
         self._changed = threading.Event()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="device-status", daemon=True)
@@ -26,6 +28,7 @@ class RemoteStatus:
     def __call__(self, **fields):
         """Merge a report; a change (other than the age) goes out at once."""
         with self._lock:
+            self._told = True
             before = dict(self._report)
             self._report.update({k: v for k, v in fields.items() if k in FIELDS})
             changed = any(before.get(k) != self._report.get(k) for k in FIELDS[:-1])
@@ -50,7 +53,11 @@ class RemoteStatus:
             self._changed.wait(self.PERIOD_S)
             self._changed.clear()
             with self._lock:
-                body = dict(self._report)
+                body, told = dict(self._report), self._told
+            if not told:
+                if self._stop.is_set():
+                    return
+                continue
             try:
                 status, answer = self._client.request("PUT", "/api/device/status", body)
                 if status != 200:

@@ -8,12 +8,7 @@ import signal
 import sys
 from typing import TextIO
 
-from companion_app.cli import backup as backup_cli
 from companion_app.cli.device import add_commands as add_device_commands
-from companion_app.cli.portable import add_commands as add_portable_commands
-from companion_app.server import jsonio
-from scoring.errors import InvalidSheet
-from scoring.sheets import score_sheet
 
 DEFAULT_PORT = 5000
 #: Exit status for a rejected sheet (SCORESHEETS.md), the same as argparse's usage errors.
@@ -52,6 +47,10 @@ def _read_sheet_text(path: str | None) -> str:
 
 def cmd_score(args: argparse.Namespace) -> int:
     """Score one sheet: the result JSON on stdout (0), or the error JSON on stderr (2)."""
+    from companion_app.server import jsonio
+    from scoring.errors import InvalidSheet
+    from scoring.sheets import score_sheet
+
     where = "standard input" if args.file in (None, "-") else args.file
     try:
         text = _read_sheet_text(args.file)
@@ -74,6 +73,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serve with uvicorn (never Flask's dev server); run the box's bridge if there is a box."""
+    from companion_app.cli import backup as backup_cli
     from companion_app.cli import embed
     from companion_app.server import serve
     from companion_app.store import backup_auto
@@ -194,6 +194,8 @@ def _release_long_polls_on_stop(app) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with the `serve` and `score` subcommands."""
+    from companion_app.cli import backup as backup_cli
+    from companion_app.cli.portable import add_commands as add_portable_commands
     from companion_app.server.serve import DEFAULT_THREADS, LOOPBACK
 
     parser = argparse.ArgumentParser(prog="companion", description=__doc__)
@@ -253,7 +255,17 @@ def cmd_device_key(args: argparse.Namespace) -> int:
     return 0
 
 
+def bridge_parser() -> argparse.ArgumentParser:
+    """A parser of the `device` and `firmware` subcommands alone (`device run` uses it: the
+    whole parser imports the server, the store and Flask, which a bridge never needs)."""
+    parser = argparse.ArgumentParser(prog="companion", description=__doc__)
+    add_device_commands(parser.add_subparsers(dest="command", required=True))
+    return parser
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `companion` console script."""
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    quick = list(argv[:2]) == ["device", "run"]  # a restarted bridge: the box waits for it
+    args = (bridge_parser() if quick else build_parser()).parse_args(argv)
     return args.func(args)

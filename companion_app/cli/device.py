@@ -1,4 +1,4 @@
-"""`companion device run|simulate|ports` and `companion firmware deploy`."""
+"""`companion device run|simulate|ports|check` and `companion firmware deploy|stop`."""
 
 import argparse
 import logging
@@ -56,6 +56,11 @@ def add_commands(commands):
     deploy = fw_sub.add_parser("deploy", help="copy the firmware to the board with mpremote")
     deploy.add_argument("--port", help="serial port (default: detect the box by USB id)")
     deploy.set_defaults(func=cmd_deploy)
+    stop = fw_sub.add_parser(
+        "stop", help="stop the box at its MicroPython REPL (for mpremote), watchdog held"
+    )
+    stop.add_argument("--port", help="serial port (default: detect the box by USB id)")
+    stop.set_defaults(func=cmd_stop)
     return sub
 
 
@@ -317,12 +322,24 @@ def cmd_deploy(args):
     """STOP the box, copy the firmware with mpremote, reset the board."""
     from companion_app.bridge.deploy import deploy
 
-    port = args.port or detect.find_board()
+    return _on_the_box(args.port, deploy)
+
+
+def cmd_stop(args):
+    """STOP the box and leave it at its MicroPython REPL, watchdog held (issue 34)."""
+    from companion_app.bridge.deploy import stop_box
+
+    return _on_the_box(args.port, stop_box)
+
+
+def _on_the_box(port, command):
+    """command(port) on --port or the box found by USB id; 1 with a sentence if none."""
+    port = port or detect.find_board()
     if port is None:
         print("No box found by USB id; plug it in or give --port.", file=sys.stderr)
         return EXIT_NO_BOX
     try:
-        return deploy(port)
+        return command(port)
     except OSError as exc:  # SerialException: the port is busy or gone
         print(f"Cannot use {port}: {exc}", file=sys.stderr)
         return EXIT_NO_BOX

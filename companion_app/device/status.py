@@ -13,6 +13,11 @@ second. The table view reads `snapshot()` to show the connection badge.
 the moment it stands for, so a later `snapshot()` reports the age as of then. A report given
 with `ttl_s` (the PUT view uses REMOTE_TTL_S) expires: when it is not refreshed in time the
 snapshot says `connected: false`, so a remote bridge that died shows the grey badge.
+
+One bridge speaks for a box: the one that has its port open. A bridge that cannot open the
+port because another program holds it reports `problem: port_busy`; that report is kept apart
+(it expires after REMOTE_TTL_S like a PUT) and is the status only while no other bridge's
+report stands, so a second bridge retrying a held port never turns the badge grey (issue 34).
 """
 
 import threading
@@ -23,8 +28,10 @@ from flask import Flask
 MODES = ("serial", "simulator", "virtual", "remote")
 #: Why a box is not connected, when the bridge knows: the box sends nothing (box_silent), the
 #: box hears nothing from us though we hear it (box_deaf), another program has the port open
-#: and reads the box's lines away (port_shared, with `holders`).
-PROBLEMS = ("box_silent", "box_deaf", "port_shared")
+#: and reads the box's lines away (port_shared, with `holders`), this bridge cannot open the
+#: port because another program holds it (port_busy, with `holders`: that bridge waits).
+PORT_BUSY = "port_busy"
+PROBLEMS = ("box_silent", "box_deaf", "port_shared", PORT_BUSY)
 MAX_HOLDERS = 8  # other programs named in a report at most
 MAX_NAME = 64  # characters of a program name kept
 #: What runs a simulated box's firmware (`companion serve --simulate[=ENGINE]`).
@@ -54,6 +61,8 @@ class DeviceStatus:
         self._simulator: str | None = None
         self._problem: str | None = None
         self._holders: list[dict] = []
+        self._waiting: dict | None = None  # a port_busy report: a bridge waiting for the port
+        self._waiting_until = 0.0
 
     def update(
         self,
@@ -73,6 +82,9 @@ class DeviceStatus:
         _check_problem(problem, holders)
         if simulator is not _KEEP and simulator is not None and simulator not in SIMULATORS:
             raise ValueError(f"simulator must be one of {', '.join(SIMULATORS)}, or null.")
+        if problem == PORT_BUSY:
+            self._wait(mode, port, holders)
+            return
         with self._lock:
             if simulator is not _KEEP:
                 self._simulator = simulator
@@ -93,12 +105,36 @@ class DeviceStatus:
                 self._seen_at = None if last_seen_ms is None else now - last_seen_ms / MS_PER_S
             self._expires_at = None if ttl_s is None else now + ttl_s
 
+    def _wait(self, mode: object, port: object, holders: object) -> None:
+        """Keep a waiting bridge's report apart from the box's status (it never replaces it);
+        it expires like a PUT whether it came in-process or not: the bridge repeats it."""
+        with self._lock:
+            self._waiting = {
+                "mode": "remote" if mode is _KEEP else mode,
+                "port": None if port is _KEEP else port,
+                "holders": [dict(h) for h in (() if holders is _KEEP else holders or ())],
+            }
+            self._waiting_until = self._clock() + REMOTE_TTL_S
+
+    def _speaks(self, now: float) -> bool:
+        """True while a bridge's report on the box stands (a bridge reported, not expired)."""
+        expired = self._expires_at is not None and now > self._expires_at
+        return self._mode != VIRTUAL and not expired
+
     def snapshot(self) -> dict:
         """The status as JSON: mode, connected, problem (PROBLEMS or None), holders (other
         programs with the port open: pid, name), port, hello, last_seen_ms (an age, or None),
         and `simulator` (micropython or cpython) while a simulated box runs in-process."""
         with self._lock:
             now = self._clock()
+            if self._waiting is not None and now <= self._waiting_until and not self._speaks(now):
+                return {
+                    **self._waiting,
+                    "connected": False,
+                    "problem": PORT_BUSY,
+                    "hello": None,
+                    "last_seen_ms": None,
+                }
             expired = self._expires_at is not None and now > self._expires_at
             seen = None if self._seen_at is None else round((now - self._seen_at) * MS_PER_S)
             body = {

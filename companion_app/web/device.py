@@ -45,7 +45,13 @@ def panel_text() -> dict:
                 "Another program has the box's port open: %(programs)s. Close it.",
                 programs="{programs}",
             ),
+            "port_busy": gettext(
+                "The box's port is held by %(programs)s: this bridge waits for it. Close that"
+                " program or stop the other bridge.",
+                programs="{programs}",
+            ),
         },
+        "unknown_holder": gettext("another program"),
         "no_reveal": gettext("No reveal armed"),
         "progress": gettext(
             "Reveal %(id)s: %(locked)s of %(armed)s locked in",
@@ -90,7 +96,7 @@ def badge_state(status: dict) -> str:
 def badge_text(state: str, status: dict, text: dict) -> str:
     """The badge's words; another program on the port is named with its process id."""
     programs = ", ".join(f"{h['name']} ({h['pid']})" for h in status.get("holders") or ())
-    return text["badge"][state].replace("{programs}", programs)
+    return text["badge"][state].replace("{programs}", programs or text["unknown_holder"])
 
 
 def reveal_line(reveal: dict | None, text: dict) -> str:

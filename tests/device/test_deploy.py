@@ -5,12 +5,11 @@ A fake board on a fake clock plays the ESP32's states: ROM boot and MicroPython 
 loop), the friendly and raw REPLs, a board that never answers, the ROM bootloader.
 """
 
-import types
-
 import pytest
 
 from companion_app.bridge import deploy as D
 from companion_app.bridge import detect
+from companion_app.bridge.watched import Watched
 from firmware import protocol as P
 
 BANNER = b"raw REPL; CTRL-B to exit\r\n>"
@@ -109,7 +108,7 @@ def run_deploy(board, ran=None, **timing):
 
     def fake_run(command, **how):
         ran.append(command)
-        return types.SimpleNamespace(returncode=0)
+        return Watched(0, "")
 
     status = D.deploy(
         "/dev/ttyUSB0",
@@ -144,26 +143,46 @@ def test_a_board_whose_watchdog_cannot_be_held_is_copied_anyway_with_a_warning()
     status, out, _ = run_deploy(board, ran)
     assert status == 0 and len(ran) == 1
     assert out[1] == (
-        "Could not give the watchdog more time (ValueError: WDT timeout too long); copying anyway."
+        "Could not give the watchdog more time (ValueError: WDT timeout too long). Copying anyway."
     )
 
 
-def test_mpremote_that_hangs_is_ended_and_reported():
-    def hung(command, **how):
-        raise D.subprocess.TimeoutExpired(command, how["timeout"])
+def test_mpremote_that_hangs_is_ended_and_says_what_to_do():
+    """Issue 34 item 8: mpremote ended for its silence, then what to do (exit 2)."""
+    asked = []
 
-    out = []
+    def hung(command, **how):
+        asked.append(how)
+        return Watched(None, "cp main.py :main.py\n", how["silent_s"])
+
+    out, err = [], []
     status = D.deploy(
         "/dev/ttyUSB0",
         out=out.append,
-        err=out.append,
+        err=err.append,
         run=hung,
         open_port=lambda path, timeout: FakeBoard("repl"),
     )
-    assert (
-        status == D.EXIT_TIMEOUT
-        and out[-1] == f"mpremote failed with exit status {D.EXIT_TIMEOUT}."
+    assert status == D.EXIT_CANNOT_STOP == 2
+    assert asked[0]["silent_s"] == D.SILENT_S < 60 and asked[0]["total_s"] == D.RUN_S
+    assert err[0].startswith("mpremote got no answer from the MicroPython REPL on /dev/ttyUSB0")
+    assert "(it went 30 s without a word)" in err[0]
+    assert "companion firmware stop --port /dev/ttyUSB0" in err[0]
+    assert "press and release EN" in err[0] and "safe mode" in err[0] and "BOOT" in err[0]
+
+
+def test_mpremote_that_cannot_enter_the_raw_repl_says_what_to_do():
+    """Issue 34 item 8: mpremote's own 10 s give-up is told in our words too (exit 2)."""
+    said = "cp main.py :main.py\nb''\nmpremote: could not enter raw repl\n"
+    err = []
+    status = D.deploy(
+        "/dev/ttyUSB0",
+        out=lambda line: None,
+        err=err.append,
+        run=lambda command, **how: Watched(1, said),
+        open_port=lambda path, timeout: FakeBoard("repl"),
     )
+    assert status == 2 and "(it failed)" in err[0] and "firmware stop" in err[0]
 
 
 def test_a_box_still_booting_is_stopped_by_a_later_attempt():
@@ -192,7 +211,8 @@ def test_a_board_that_never_answers_gets_instructions_and_exit_2():
     ran = []
     status, out, err = run_deploy(board, ran)
     assert status == D.EXIT_CANNOT_STOP == 2 and ran == [] and out == []
-    assert err[0].startswith("The box on /dev/ttyUSB0 did not stop for the update")
+    assert err[0].startswith("The box on /dev/ttyUSB0 did not stop: no answer")
+    assert "then run `companion firmware deploy` again" in err[0]
     assert "Hold seat 1's button, press and release EN" in err[0]
     assert "unplug the USB cable" in err[0] and "hardware/README.md" in err[0]
     assert D.INTERRUPT_S <= board.now < D.INTERRUPT_S + 1  # retried for the whole window

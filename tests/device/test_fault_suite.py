@@ -13,17 +13,20 @@ them (a damaged HELLO on boot, 1 of 4 parallel runs).
 """
 
 import random
+import signal
 import threading
 import time
 
 import pytest
 
 from companion_app.bridge.deploy import deploy
+from companion_app.bridge.driver import Bridge
 from firmware import protocol as P
 from tests.device.faultrig import ARMED_S, LOCKED_S, REAL_BOOT_MS, ROWS, SEATS, Rig, print_table
 from tests.device.faults import KINDS, LineDropper, LineHolder, Mangler
 from tests.device.liveapp import wait_until
 from tests.device.play import assert_recovers, assert_recovers_steady, wait_locked
+from tests.device.procs import Companion
 from tests.device.test_repl_deploy import WDT_S, newer_build
 
 pytestmark = pytest.mark.alone
@@ -287,3 +290,68 @@ def test_a_redeploy_onto_a_running_box(rig, tmp_path):
     assert r.bridge.link.hello["fw"] == "0.9.9-test"
     expected += r.reveal_round(random.Random(22))
     r.record("re-deploy onto a running box", recovery, expected, note=f"copy {took:.0f} s")
+
+
+STATUS_SAMPLES = 30  # status samples while a second bridge waits, 0.1 s apart
+BRIDGE_START_S = 60.0  # a child Python's start on a loaded machine (bench_bridge_start holds
+# its speed)
+
+
+def test_a_second_bridge_on_the_port_waits_then_takes_over(rig):
+    """Issue 34 item 1: a second bridge retries the held port; every status sample says
+    connected, every press counts once; when the first goes, the second shows the table."""
+    r = rig()
+    r.game.draw_police()
+    r.shown()
+    seen = []
+
+    def reports(**fields):
+        """The second bridge's reports, noted on their way into the app's status."""
+        seen.append(fields)
+        r.live.status.update(**fields)
+
+    first, second = r.bridge, Bridge(r.live.url, lambda: r.mitm.path, report=reports)
+    second.start()
+    r.bridge = second  # stopped with the rig
+    assert wait_until(lambda: any(f.get("problem") == "port_busy" for f in seen), ARMED_S)
+    connected = 0
+    for _ in range(STATUS_SAMPLES):
+        connected += r.live.status.snapshot()["connected"]
+        time.sleep(0.1)
+    expected = r.reveal_round(random.Random(31))  # the first bridge's, the second waiting
+    assert connected == STATUS_SAMPLES and second.sessions == 0
+    first.stop()  # its port closes, as a kill -9 closes it
+    r.game.draw_police()
+    recovery = r.shown()
+    expected += r.reveal_round(random.Random(32))
+    note = f"{connected}/{STATUS_SAMPLES} samples connected"
+    r.record("two bridges: 2nd waits, takes over", recovery, expected, note=note)
+
+
+def test_a_bridge_process_killed_and_started_again(rig):
+    """Issue 34 item 5: `companion device run` killed (-9) mid-game, the table moves on, a new
+    one is launched: the strip shows the table again; recovery counts from the launch. Its
+    speed is bench/bench_bridge_start.py's (a child Python's start is the machine's)."""
+    r = rig()
+    r.bridge.stop()  # the bridge is a process of its own here
+    args = ("device", "run", "--port", r.mitm.path, "--app", r.live.url)
+    old = Companion(*args)
+    try:
+        r.game.draw_police()
+        assert_recovers(r.sim, r.game, within=BRIDGE_START_S)
+        expected = r.reveal_round(random.Random(41))
+        old.proc.send_signal(signal.SIGKILL)
+        old.proc.wait()
+    finally:
+        old.close()
+    r.game.draw_police()  # the game goes on while no bridge runs
+    started = time.monotonic()
+    new = Companion(*args)
+    try:
+        assert_recovers(r.sim, r.game, within=BRIDGE_START_S)
+        recovery = time.monotonic() - started
+        expected += r.reveal_round(random.Random(42))
+        assert new.interrupt() == 0
+    finally:
+        new.close()
+    r.record("bridge kill -9, new process", recovery, expected, note="from launch", bounded=False)

@@ -126,3 +126,30 @@ def test_a_box_that_does_not_hear_us_is_reported_as_such(live, make_sim, make_br
     assert status and status["connected"] is False
     cut["on"] = False
     assert wait_until(lambda: live.status.snapshot()["connected"], WAIT_S, step=0.1)
+
+
+def test_a_reader_that_exits_leaves_the_status_without_waiting_for_a_new_look(
+    live, sim, make_bridge, monkeypatch
+):
+    """Issue 34 item 8: the badge kept naming a reader that had exited until the next full
+    look (every 10 s). From here every full look still "finds" it (as one begun before it
+    exited would); the status must drop it all the same once it is gone."""
+    reader = subprocess.Popen([sys.executable, "-c", PLAIN_READER, sim.path])
+    try:
+        assert wait_until(lambda: holders.port_holders(sim.path), WAIT_S)
+        make_bridge(sim)
+        assert wait_until(
+            lambda: live.status.snapshot()["problem"] == "port_shared", NAMED_WAIT_S, step=0.1
+        ), live.status.snapshot()
+        stale = [(reader.pid, "python3")]
+        monkeypatch.setattr(holders, "port_holders", lambda path, **how: list(stale))
+    finally:
+        reader.kill()
+        reader.wait()
+
+    def dropped():
+        """The status once it names nobody."""
+        status = live.status.snapshot()
+        return status["holders"] == [] and status["problem"] != "port_shared"
+
+    assert wait_until(dropped, WAIT_S, step=0.1), live.status.snapshot()

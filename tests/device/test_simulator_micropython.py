@@ -13,6 +13,7 @@ import types
 import pytest
 
 from companion_app.bridge import deploy as D
+from companion_app.bridge.watched import Watched
 from companion_app.simulator import micropython as mpsim
 from companion_app.simulator.box import MAX_GAP_S, STDIN_RING, PtyPort, Simulator
 from firmware import protocol as P
@@ -49,7 +50,7 @@ def test_seat_1_held_at_reset_boots_to_the_repl_and_deploy_reaches_it(board):
     status = D.deploy(
         board.path,
         out=lambda line: None,
-        run=lambda command, **how: ran.append(command) or types.SimpleNamespace(returncode=0),
+        run=lambda command, **how: ran.append(command) or Watched(0, ""),
     )
     assert status == 0 and len(ran) == 1
     board.release(1)
@@ -69,7 +70,7 @@ def test_deploy_stops_the_running_firmware_with_stop(board):
     status = D.deploy(
         board.path,
         out=said.append,
-        run=lambda command, **how: types.SimpleNamespace(returncode=0),
+        run=lambda command, **how: Watched(0, ""),
     )
     assert status == 0 and said[0].endswith("stopped for the update.")
     assert board.stopped_why == "repl"

@@ -241,3 +241,70 @@ def test_a_strangers_new_table_never_moves_the_box(app, device):
     after = bridge.get("/api/device", headers=bridge_headers).get_json()
     assert after["table"] == shown["id"] and after["etag"] == before["etag"]
     assert after["players"] == ["Ann", "Bob", "Cid", "Dee"]
+
+
+BUSY = {"problem": "port_busy", "connected": False, "port": "/dev/ttyUSB0"}
+HOLDER = [{"pid": 4242, "name": "companion"}]
+
+
+def test_a_bridge_waiting_for_a_held_port_never_speaks_over_the_one_holding_it():
+    """Issue 34 item 1: the second bridge's report (port_busy) is kept apart; the first's
+    stands, in-process (no expiry) or PUT (until it expires), however often the second says."""
+    now = [0.0]
+    status = DeviceStatus(clock=lambda: now[0])
+    status.update(mode="remote", connected=True, port="/dev/ttyUSB0", ttl_s=REMOTE_TTL_S)
+    for _ in range(5):
+        status.update(mode="remote", holders=HOLDER, ttl_s=REMOTE_TTL_S, **BUSY)
+        now[0] += 0.5
+        assert status.snapshot()["connected"] is True
+        assert status.snapshot()["problem"] is None
+    in_process = DeviceStatus(clock=lambda: now[0])
+    in_process.update(mode="serial", connected=True, port="/dev/ttyUSB0")
+    in_process.update(mode="remote", holders=HOLDER, ttl_s=REMOTE_TTL_S, **BUSY)
+    assert in_process.snapshot()["connected"] is True
+
+
+def test_a_waiting_bridge_is_the_status_only_while_no_other_bridge_speaks():
+    """Issue 34 item 1: no other report (none yet, or it expired): the app shows the waiting
+    bridge as such (port_busy, who holds the port); its report expires like a PUT."""
+    now = [0.0]
+    status = DeviceStatus(clock=lambda: now[0])
+    status.update(mode="serial", holders=HOLDER, **BUSY)  # in-process: it expires too
+    snapshot = status.snapshot()
+    assert snapshot["problem"] == "port_busy" and snapshot["connected"] is False
+    assert snapshot["holders"] == HOLDER and snapshot["mode"] == "serial"
+    now[0] += REMOTE_TTL_S + 0.1
+    assert status.snapshot()["mode"] == "virtual" and status.snapshot()["problem"] is None
+    status.update(mode="remote", connected=True, ttl_s=REMOTE_TTL_S)
+    status.update(mode="remote", holders=[], ttl_s=REMOTE_TTL_S, **BUSY)
+    now[0] += REMOTE_TTL_S + 0.1  # the first bridge died (its PUTs stopped); the second waits
+    status.update(mode="remote", holders=HOLDER, ttl_s=REMOTE_TTL_S, **BUSY)
+    assert status.snapshot()["problem"] == "port_busy"
+
+
+def test_a_port_busy_put_answers_with_the_box_status_it_leaves_alone(device):
+    """Issue 34 item 1 through the API: the PUT is taken (200) and the status stays the first
+    bridge's."""
+    first = {"mode": "remote", "connected": True, "port": "/dev/ttyUSB0", "last_seen_ms": 5}
+    assert device.call("PUT", "/api/device/status", first)[0] == 200
+    status, body = device.call("PUT", "/api/device/status", {"mode": "remote", **BUSY})
+    assert status == 200 and body["connected"] is True and body["problem"] is None
+
+
+@pytest.mark.parametrize(
+    ("language", "holders", "words"),
+    [
+        ("en", HOLDER, "The box's port is held by companion (4242): this bridge waits for it."),
+        ("en", [], "The box's port is held by another program: this bridge waits for it."),
+        ("cs", HOLDER, "Port krabičky drží companion (4242): tento propojovací program na něj"),
+        ("cs", [], "Port krabičky drží jiný program: tento propojovací program na něj čeká."),
+    ],
+)
+def test_the_panel_shows_a_waiting_bridge_as_such(app, client, device, language, holders, words):
+    """Issue 34 item 1: "another bridge holds the port", in the player's language."""
+    table = device.dealt()
+    get_status(app).update(mode="remote", holders=holders, **BUSY)
+    page = client.get(f"/tables/{table['id']}/box", headers={"Accept-Language": language})
+    html = page.get_data(as_text=True)
+    assert 'data-state="port_busy"' in html
+    assert words.replace("'", "&#39;") in html

@@ -196,13 +196,13 @@
       // The strip shows the disconnected dot while its bridge cannot reach it: so does the panel.
       var down = status.mode !== "virtual" && !status.connected;
       var wasDown = badge.dataset.down ? badge.dataset.down === "1"
-        : ["disconnected", "box_silent", "box_deaf"].indexOf(badge.dataset.state) >= 0;
+        : ["disconnected", "box_silent", "box_deaf", "port_busy"].indexOf(badge.dataset.state) >= 0;
       badge.dataset.down = down ? "1" : "0";
       if (down !== wasDown) {
         refresh().catch(function () { showError(text.offline); });
       }
       badge.dataset.state = state;
-      badge.textContent = text.badge[state].replace("{programs}", programs.join(", "));
+      badge.textContent = text.badge[state].replace("{programs}", programs.join(", ") || text.unknown_holder);
       if (state === "connected") unfold(); // a box plugged in: show what it shows
       var followed = status.followed === data.table;
       paintOwner(status.followed);
