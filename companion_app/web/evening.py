@@ -120,9 +120,9 @@ def print_standings(evening_id: int, paper: str):
 
 def standings_csv(evening_id: int):
     """The evening's own standings as CSV."""
-    return league.csv_response(
-        standings_context(league.evening_or_404(evening_id)), f"standings-evening-{evening_id}"
-    )
+    found = league.evening_or_404(evening_id)
+    names = (found.name, found.day.isoformat())
+    return league.csv_response(standings_context(found), names, f"evening-{evening_id}")
 
 
 def standings_qr(evening_id: int):

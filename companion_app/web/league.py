@@ -173,9 +173,11 @@ def print_board(season_id: int, paper: str, evening_id: int | None = None):
     return print_page(_board_context(season_id, evening_id), paper)
 
 
-def csv_response(context: dict, name: str) -> Response:
-    """The standings as a CSV download named after `name`."""
+def csv_response(context: dict, names: tuple[str, ...], fallback: str) -> Response:
+    """The standings as a CSV download named after the season or evening
+    (standings-jarni-liga-2026.csv; `fallback` when no name has a letter or digit to keep)."""
     text = standings_text.standings_csv(context["board"], context["notes"])
+    name = f"standings-{standings_text.file_slug(*names) or fallback}"
     return Response(
         "\ufeff" + text,  # the BOM makes spreadsheets read the Czech names as UTF-8
         mimetype="text/csv",
@@ -185,8 +187,10 @@ def csv_response(context: dict, name: str) -> Response:
 
 def board_csv(season_id: int, evening_id: int | None = None):
     """The standings as CSV: place, person, points, games, wins, points per game, tie note."""
-    name = f"standings-{season_id}" + ("" if evening_id is None else f"-{evening_id}")
-    return csv_response(_board_context(season_id, evening_id), name)
+    context = _board_context(season_id, evening_id)
+    found = context["evening"]
+    names = () if found is None else (found.name, found.day.isoformat())
+    return csv_response(context, (context["season"].name, *names), f"season-{season_id}")
 
 
 def qr_response(context: dict) -> Response:
