@@ -2,7 +2,7 @@
 
 from datetime import UTC, datetime
 
-from babel.dates import format_date
+from babel.dates import format_date, format_time
 from flask import Response, abort, redirect, render_template, request, url_for
 from flask_babel import get_locale, gettext
 
@@ -18,6 +18,9 @@ from scoring.league.points import BEATEN, DEFAULT_RULE, MAX_PLACES, PLACING
 from scoring.league.roster import RosterError
 
 NOT_FOUND, BAD_REQUEST = 404, 400
+#: Letters of a name's word past which a receipt prints it smaller (print.css `.long-word`):
+#: about what one line of the roll holds in bold 10 pt.
+LONG_WORD = {"80mm": 24, "58mm": 16}
 
 
 def _now() -> str:
@@ -158,12 +161,31 @@ def season(season_id: int, evening_id: int | None = None):
 
 
 def print_page(context: dict, paper: str):
-    """Standings laid out for A4, Letter or an 80/58 mm receipt, with the QR code."""
+    """Standings laid out for A4, Letter or an 80/58 mm receipt, with the QR code, the games
+    counted and when it was printed."""
     if paper not in PAPERS:
         abort(NOT_FOUND)
+    board = context["board"]
+    longest = LONG_WORD.get(paper)
+    long_words = {
+        row.person
+        for row in board.rows
+        if longest and max(map(len, board.name(row.person).split()), default=0) > longest
+    }
     return render_template(
-        "club/print_standings.html", **context, paper=paper, layout=PAPERS[paper]
+        "club/print_standings.html",
+        **context,
+        paper=paper,
+        layout=PAPERS[paper],
+        printed=printed_at(datetime.now().astimezone()),
+        long_words=long_words,
     )
+
+
+def printed_at(local: datetime) -> str:
+    """When a printout was made, in the page's language (6. 12. 2026 20:15)."""
+    day = format_date(local, "medium", locale=get_locale())
+    return f"{day} {format_time(local, 'short', locale=get_locale())}"
 
 
 def print_board(season_id: int, paper: str, evening_id: int | None = None):
