@@ -174,12 +174,12 @@ def set_evening_rule(conn: sqlite3.Connection, evening_id: int, rule: object) ->
     evening(conn, evening_id)
     if rule is None:
         conn.execute("DELETE FROM evening_rules WHERE evening_id = ?", (evening_id,))
-        return
-    rule_text = json.dumps(check_rule(rule), separators=(",", ":"))
-    conn.execute(
-        "INSERT OR REPLACE INTO evening_rules (evening_id, rule_json) VALUES (?, ?)",
-        (evening_id, rule_text),
-    )
+    else:
+        conn.execute(
+            "INSERT OR REPLACE INTO evening_rules (evening_id, rule_json) VALUES (?, ?)",
+            (evening_id, json.dumps(check_rule(rule), separators=(",", ":"))),
+        )
+    finished.bump(conn)  # the room display shows tonight's ranking: its version moves
 
 
 def _label(text: object, refusal: str) -> str:

@@ -19,8 +19,10 @@ from pathlib import Path
 import pytest
 
 from companion_app import cli, create_app
+from companion_app.server.live import pages as live_pages
 from companion_app.store import db, get_store, league
 from companion_app.store.migrations import MIGRATIONS, latest_version
+from companion_app.store.room import room_version
 from tests.club.test_league_pages import rows_on_page
 from tests.club.test_roster import OUTSIDE
 
@@ -201,3 +203,15 @@ def test_item_1_the_room_shows_tonights_ranking_while_few_tables_are_in_play(app
 
 def test_item_1_the_room_shows_no_ranking_before_tonights_first_game(app):
     assert 'data-testid="room-tonight"' not in room_page(app)
+
+
+def test_item_1_the_room_follows_a_picked_rule_at_once(app, client, evening):
+    """The room's live version moves when the organiser picks a rule (no table moved), so
+    every screen shows the ranking under the new rule."""
+    with app.app_context():
+        before = live_pages.version_key(room_version())
+    client.post(f"{evening}/rule", data={"rule": "beaten"})
+    with app.app_context():
+        after = live_pages.version_key(room_version())
+    assert after > before
+    assert "1. Ann 17.5" in " ".join(re.sub(r"<[^>]+>", " ", room_page(app)).split())
