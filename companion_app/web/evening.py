@@ -56,7 +56,7 @@ def standings_context(found: stored.Evening) -> dict:
     context = league.standings_context(
         board, rule, "club.evening", args, league.evening_label(found)
     )
-    context["subheading"] = gettext("Tonight’s ranking")
+    context["subheading"] = gettext("The evening’s ranking")
     choices = rule_choices(found.id)
     chosen = AUTO if not picked else next((key for key, _, each in choices[1:] if each == rule), "")
     return context | {"evening": found, "rule_choices": choices, "chosen_rule": chosen}

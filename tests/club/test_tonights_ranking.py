@@ -49,7 +49,7 @@ def test_item_1_an_evening_without_a_season_ranks_its_players_under_the_default_
 ):
     html = client.get(evening, headers=EN).get_data(as_text=True)
     assert "This evening counts for no season yet." in html
-    assert "Tonight’s ranking" in html
+    assert "The evening’s ranking" in html
     assert rows_on_page(html) == DEFAULT_ROWS
     assert "Points per placing (place 1: 10, place 2: 6, place 3: 4, place 4: 2, place 5: 1" in html
     assert "Level with Eve on points, wins and points per game: the place is shared." in html
@@ -63,7 +63,7 @@ def test_item_1_tonights_ranking_prints_with_a_qr_of_the_evening(client, evening
     html = client.get(f"{evening}/print/{paper}", headers=EN).get_data(as_text=True)
     places = re.findall(r'data-person="\d+" data-place="(\d+)"', html)
     assert places == ["1", "2", "3", "3", "5"]
-    assert "Tonight’s ranking" in html
+    assert "The evening’s ranking" in html
     qr = re.search(r'<img src="([^"]+/qr\.svg)"', html).group(1)
     assert qr == f"{evening}/qr.svg"
     assert client.get(qr).mimetype == "image/svg+xml"
