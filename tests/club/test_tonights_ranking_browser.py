@@ -15,7 +15,7 @@ import pdfplumber
 import pytest
 
 from tests.club.conftest import Club
-from tests.live import screenshot
+from tests.live import check_tablet_fit, screenshot
 
 GAMES = [
     (["Ann", "Bob", "Cid", "Dee"], [1, 2, 3, 4]),
@@ -64,6 +64,7 @@ def test_item_1_an_evening_without_a_season_is_ranked_and_printed(live_server, b
         for row in rows.all()
     ]
     assert shown[:4] == DEFAULT
+    check_tablet_fit(page, "evening", 1024, "button, a.button, input:not([type=radio]), label.chip")
     screenshot(page, "club-tonights-ranking")
 
     for paper, expected in (("a4", DEFAULT), ("58mm", DEFAULT)):
