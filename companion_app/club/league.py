@@ -1,4 +1,4 @@
-"""Standings of an evening or a whole season under the season's points rule."""
+"""Standings of a whole season, or of an evening under its season's rule or its own."""
 
 import copy
 import json
@@ -36,25 +36,29 @@ class Board:
 
 def board(season: Season, evening_id: int | None = None) -> Board:
     """The season's standings, or one of its evenings' (evening_id) under the season's rule."""
-    wanted = season.evenings if evening_id is None else (evening_id,)
+    return rule_board(season.rule, season.evenings if evening_id is None else (evening_id,))
+
+
+def rule_board(rule: dict, wanted: tuple[int, ...]) -> Board:
+    """The standings of the games of `wanted` evenings under `rule` (an evening's own too)."""
     conn = db.get_db()
-    rows, counted = _standings(conn, season, wanted)
+    rows, counted = _standings(conn, rule, wanted)
     names = roster.names(conn)
     rows.sort(key=lambda row: (row.place, name_key(names.get(row.person, ""))))  # shared: A-Z
     latest = finished.plays(conn, evenings=wanted, latest=LATEST)[::-1]
     return Board(rows, counted, latest, names)
 
 
-def _standings(conn, season: Season, wanted: tuple[int, ...]) -> tuple[list[Standing], int]:
+def _standings(conn, rule: dict, wanted: tuple[int, ...]) -> tuple[list[Standing], int]:
     """(rows, games counted), kept until a game ends or is undone, a table moves to another
     evening, or people merge (the store's generation)."""
-    key = (json.dumps(season.rule, sort_keys=True), wanted, finished.generation(conn))
+    key = (json.dumps(rule, sort_keys=True), wanted, finished.generation(conn))
     memo = current_app.extensions.setdefault(_EXTENSION, {})
     if key not in memo:
         games = finished.placings_of(conn, wanted)  # [(person, rank), ...] per game
         if len(memo) >= MEMO_SIZE:
             memo.clear()
-        memo[key] = (standings(season.rule, games), len(games))
+        memo[key] = (standings(rule, games), len(games))
     rows, counted = memo[key]
     return [copy.copy(row) for row in rows], counted
 

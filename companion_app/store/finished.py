@@ -206,7 +206,7 @@ def _play(row: sqlite3.Row, seats: list[Seat]) -> Play:
 
 def generation(conn: sqlite3.Connection) -> tuple:
     """Changes whenever a game ends, an end is undone, a table is abandoned, moves to another
-    evening or is counted or un-counted, or people merge."""
+    evening or is counted or un-counted, people merge, or an evening's points rule is picked."""
     row = conn.execute(
         "SELECT (SELECT value_json FROM settings WHERE key = ?),"
         " (SELECT COUNT(*) FROM abandoned_tables)",

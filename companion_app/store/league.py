@@ -3,7 +3,8 @@
 A table belongs to the evening of the day it started (scoring.league.evenings: a night past
 midnight stays one evening), set in the transaction that creates it, until the organiser
 moves it to another evening (`move_table`). A season is a name, the organiser's points rule
-(scoring.league.points) and a set of evenings.
+(scoring.league.points) and a set of evenings. An evening's own standings ("tonight's
+ranking") use the rule the organiser picked for it, else its first season's, else the default.
 """
 
 import json
@@ -15,7 +16,7 @@ from companion_app.store import finished
 from companion_app.store.model import TableNotFound
 from scoring.errors import N_
 from scoring.league.evenings import evening_day
-from scoring.league.points import check_rule
+from scoring.league.points import DEFAULT_RULE, check_rule
 from scoring.league.roster import RosterError
 from scoring.names import check_text
 
@@ -72,6 +73,12 @@ def evening_of_day(conn: sqlite3.Connection, day: date) -> int:
     return int(row["id"])
 
 
+def evening_on(conn: sqlite3.Connection, day: date) -> Evening | None:
+    """A day's evening, or None when no table started that day (nothing is created)."""
+    row = conn.execute("SELECT id FROM evenings WHERE day = ?", (day.isoformat(),)).fetchone()
+    return None if row is None else evening(conn, int(row["id"]))
+
+
 def table_evening(conn: sqlite3.Connection, table_id: str) -> Evening:
     """The evening a table belongs to, or TableNotFound (LeagueError for an abandoned one)."""
     row = conn.execute(
@@ -104,7 +111,8 @@ def move_table(conn: sqlite3.Connection, table_id: str, target: int | date) -> t
     conn.execute(
         "DELETE FROM evenings WHERE id = ? AND name = ''"
         " AND id NOT IN (SELECT evening_id FROM table_evenings)"
-        " AND id NOT IN (SELECT evening_id FROM season_evenings)",
+        " AND id NOT IN (SELECT evening_id FROM season_evenings)"
+        " AND id NOT IN (SELECT evening_id FROM evening_rules)",
         (left.id,),
     )
     finished.bump(conn)
@@ -147,6 +155,31 @@ def name_evening(conn: sqlite3.Connection, evening_id: int, text: object) -> str
     name = _label(text, EVENING_NAME)
     conn.execute("UPDATE evenings SET name = ? WHERE id = ?", (name, evening_id))
     return name
+
+
+def evening_rule(conn: sqlite3.Connection, evening_id: int) -> tuple[dict, bool]:
+    """(the points rule of an evening's own standings, whether the organiser picked it): the
+    picked one, else its first season's, else the default (scoring.league.points)."""
+    row = conn.execute(
+        "SELECT rule_json FROM evening_rules WHERE evening_id = ?", (evening_id,)
+    ).fetchone()
+    if row is not None:
+        return json.loads(row["rule_json"]), True
+    first = seasons_of(conn, evening_id)[:1]
+    return (first[0].rule if first else dict(DEFAULT_RULE)), False
+
+
+def set_evening_rule(conn: sqlite3.Connection, evening_id: int, rule: object) -> None:
+    """The organiser picks an evening's points rule (None: back to the default)."""
+    evening(conn, evening_id)
+    if rule is None:
+        conn.execute("DELETE FROM evening_rules WHERE evening_id = ?", (evening_id,))
+    else:
+        conn.execute(
+            "INSERT OR REPLACE INTO evening_rules (evening_id, rule_json) VALUES (?, ?)",
+            (evening_id, json.dumps(check_rule(rule), separators=(",", ":"))),
+        )
+    finished.bump(conn)  # the room display shows tonight's ranking: its version moves
 
 
 def _label(text: object, refusal: str) -> str:

@@ -209,6 +209,15 @@ CREATE TABLE IF NOT EXISTS sealed_choices (
 );
 """
 
+# Version 8 (issue 32 item 1): the points rule an evening's own standings use, when the
+# organiser picked one (without a row, the evening's first season's rule, else the default).
+EVENING_RULES = """
+CREATE TABLE IF NOT EXISTS evening_rules (
+    evening_id INTEGER PRIMARY KEY REFERENCES evenings(id),
+    rule_json TEXT NOT NULL
+);
+"""
+
 
 def _count_every_earlier_table(conn: sqlite3.Connection) -> None:
     """Every table played before the rule counts (how 'upgrade'): the club saw those games."""
@@ -231,6 +240,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         6, "games the club stands behind, club tablets", CLUB_TRUST, _count_every_earlier_table
     ),
     Migration(7, "seats on the players' phones and their sealed choices", SEATS_AND_SEALS),
+    Migration(8, "the points rule of an evening's own standings", EVENING_RULES),
 )
 
 

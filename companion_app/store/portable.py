@@ -70,9 +70,16 @@ def _people(conn: sqlite3.Connection) -> list[dict]:
 
 
 def _evenings(conn: sqlite3.Connection) -> list[dict]:
-    """Every evening by day."""
-    rows = conn.execute("SELECT id, day, name FROM evenings ORDER BY day, id")
-    return [{"id": row["id"], "day": row["day"], "name": row["name"]} for row in rows]
+    """Every evening by day, with the points rule the organiser picked for it, if any."""
+    rows = conn.execute(
+        "SELECT evenings.id, day, name, rule_json FROM evenings"
+        " LEFT JOIN evening_rules ON evening_rules.evening_id = evenings.id ORDER BY day, id"
+    )
+    return [
+        {"id": row["id"], "day": row["day"], "name": row["name"]}
+        | ({} if row["rule_json"] is None else {"rule": json.loads(row["rule_json"])})
+        for row in rows
+    ]
 
 
 def _seasons(conn: sqlite3.Connection) -> list[dict]:

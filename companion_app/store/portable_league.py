@@ -1,10 +1,11 @@
 """Evenings and seasons of an imported club: matched to what is there, or added.
 
 An evening is the one of its day (days are unique); an unnamed evening there takes the
-file's name. A season is already there when one has its name and creation moment; a new one
-keeps the file's id when it is free. Names and rules pass the checks the organiser's forms
-use (store/league.py, scoring/league/points.py), checked with the file's shape
-(store/portable_shape.py) before anything is written.
+file's name, and one without a picked points rule the file's. A season is already there
+when one has its name and creation moment; a new one keeps the file's id when it is free.
+Names and rules pass the checks the organiser's forms use (store/league.py,
+scoring/league/points.py), checked with the file's shape (store/portable_shape.py) before
+anything is written.
 """
 
 import json
@@ -39,6 +40,15 @@ def import_evenings(conn: sqlite3.Connection, evenings: list[dict]) -> Mapped:
             conn.execute("UPDATE evenings SET name = ? WHERE id = ?", (name, row["id"]))
         mapped.ids[evening["id"]] = row["id"]
         mapped.found += 1
+    for evening in evenings:
+        if "rule" in evening:  # a rule picked here stays
+            conn.execute(
+                "INSERT OR IGNORE INTO evening_rules (evening_id, rule_json) VALUES (?, ?)",
+                (
+                    mapped.ids[evening["id"]],
+                    json.dumps(check_rule(evening["rule"]), separators=(",", ":")),
+                ),
+            )
     return mapped
 
 

@@ -109,6 +109,11 @@ def _evening(evening: object) -> int:
     if not isinstance(evening, dict) or not is_int(evening.get("id")):
         raise BadFile("An evening in the file has no id.")
     _label(evening.get("name", ""), league.EVENING_NAME, f"Evening {evening['id']}")
+    if "rule" in evening:
+        try:
+            check_rule(evening["rule"])
+        except RuleError as refused:
+            raise BadFile(f"Evening {evening['id']}: {refused}") from None
     return evening["id"]
 
 

@@ -11,7 +11,15 @@ from flask import Blueprint, Flask
 
 from companion_app.i18n import formats, per_page
 from companion_app.server import rights
-from companion_app.web import backups, club_home, counting, league, people, table_evening
+from companion_app.web import (
+    backups,
+    club_home,
+    counting,
+    evening,
+    league,
+    people,
+    table_evening,
+)
 
 bp = Blueprint("club", __name__)
 
@@ -20,6 +28,7 @@ ORGANISER_WRITES = (
     "club.rename",
     "club.merge",
     "club.name_evening",
+    "club.evening_rule",
     "club.table_evening",
     "club.new_season",
     "club.edit_season",
@@ -64,10 +73,20 @@ bp.add_url_rule(
 bp.add_url_rule(
     "/club/tablets/<int:tablet_id>/<key>", "tablet", club_home.tablet, methods=["GET", "POST"]
 )
-bp.add_url_rule("/club/evenings/<int:evening_id>", "evening", league.evening)
+bp.add_url_rule("/club/evenings/<int:evening_id>", "evening", evening.evening)
 bp.add_url_rule(
-    "/club/evenings/<int:evening_id>/name", "name_evening", league.name_evening, methods=["POST"]
+    "/club/evenings/<int:evening_id>/name", "name_evening", evening.name_evening, methods=["POST"]
 )
+bp.add_url_rule(
+    "/club/evenings/<int:evening_id>/rule", "evening_rule", evening.pick_rule, methods=["POST"]
+)
+bp.add_url_rule(
+    "/club/evenings/<int:evening_id>/print/<paper>", "evening_print", evening.print_standings
+)
+bp.add_url_rule(
+    "/club/evenings/<int:evening_id>/standings.csv", "evening_csv", evening.standings_csv
+)
+bp.add_url_rule("/club/evenings/<int:evening_id>/qr.svg", "evening_qr", evening.standings_qr)
 bp.add_url_rule(
     "/club/tables/<table_id>/evening",
     "table_evening",

@@ -8,7 +8,7 @@ from flask_babel import gettext
 from companion_app.club import league as club_league
 from companion_app.i18n import formats, translate_error
 from companion_app.results import qr
-from companion_app.store import counted, db, get_store
+from companion_app.store import db
 from companion_app.store import league as stored
 from companion_app.web import standings_text
 from companion_app.web.refusals import FORM_REFUSALS, refusal_status
@@ -17,6 +17,9 @@ from scoring.league.points import BEATEN, DEFAULT_RULE, MAX_PLACES, PLACING
 from scoring.league.roster import RosterError
 
 NOT_FOUND, BAD_REQUEST = 404, 400
+#: Letters of a name's word past which a receipt prints it smaller (print.css `.long-word`):
+#: about what one line of the roll holds in bold 10 pt.
+LONG_WORD = {"80mm": 24, "58mm": 16}
 
 
 def _now() -> str:
@@ -30,7 +33,7 @@ def evening_label(evening: stored.Evening) -> str:
     return f"{evening.name} ({day})" if evening.name else day
 
 
-def _evening_or_404(evening_id: int) -> stored.Evening:
+def evening_or_404(evening_id: int) -> stored.Evening:
     """The evening, or 404."""
     try:
         return stored.evening(db.get_db(), evening_id)
@@ -44,39 +47,6 @@ def _season_or_404(season_id: int) -> stored.Season:
         return stored.season(db.get_db(), season_id)
     except RosterError:
         abort(NOT_FOUND)
-
-
-def evening(evening_id: int, error: str | None = None, status: int = BAD_REQUEST):
-    """An evening: its tables (finished ones with their winners) and the seasons it counts for."""
-    found = _evening_or_404(evening_id)
-    conn = db.get_db()
-    store = get_store()
-    tables = [store.get(table_id) for table_id in stored.evening_tables(conn, evening_id)]
-    plays = {play.table_id: play for play in club_league.evening_plays(evening_id)}
-    page = render_template(
-        "club/evening.html",
-        evening=found,
-        label=evening_label(found),
-        tables=tables,
-        plays=plays,
-        counted=counted.counted_among(conn, [table.id for table in tables]),
-        title_of=title_of,
-        seasons=stored.seasons_of(conn, evening_id),
-        error=error,
-    )
-    return page, (status if error else 200)
-
-
-def name_evening(evening_id: int):
-    """The organiser names an evening (an empty name leaves just its date)."""
-    _evening_or_404(evening_id)
-    conn = db.get_db()
-    try:
-        with db.write_transaction(conn):
-            stored.name_evening(conn, evening_id, request.form.get("name", ""))
-    except FORM_REFUSALS as refused:
-        return evening(evening_id, translate_error(refused), refusal_status(refused))
-    return redirect(url_for("club.evening", evening_id=evening_id), code=303)
 
 
 def _season_fields(form) -> dict:
@@ -145,32 +115,42 @@ def edit_season(season_id: int):
     return _season_form(season)
 
 
+def standings_context(board, rule: dict, base: str, args: dict, heading: str) -> dict:
+    """What a standings page, its printouts and its CSV show; `base` names their endpoints
+    (`<base>`, `<base>_print`, `<base>_csv`, `<base>_qr`), `args` their URL arguments."""
+    return {
+        "heading": heading,
+        "subheading": "",
+        "board": board,
+        "notes": [standings_text.tie_note(row, board) for row in board.rows],
+        "rule_text": standings_text.rule_sentence(rule),
+        "order_text": standings_text.ORDER_SENTENCE,
+        "live_url": public_url(url_for(base, **args)),
+        "base": base,
+        "args": args,
+        "papers": PAPERS,
+        "title_of": title_of,
+    }
+
+
 def _board_context(season_id: int, evening_id: int | None) -> dict:
-    """What the standings page, its printouts and its CSV show."""
+    """What a season's standings (or one of its evenings' under its rule) show."""
     season = _season_or_404(season_id)
     found = None
     if evening_id is not None:
-        found = _evening_or_404(evening_id)
+        found = evening_or_404(evening_id)
         if evening_id not in season.evenings:
             abort(NOT_FOUND)
     board = club_league.board(season, evening_id)
-    endpoint = "club.season" if found is None else "club.season_evening"
+    base = "club.season" if found is None else "club.season_evening"
     args = {"season_id": season_id} | ({} if found is None else {"evening_id": evening_id})
-    return {
+    heading = season.name if found is None else evening_label(found)
+    return standings_context(board, season.rule, base, args, heading) | {
         "season": season,
         "evening": found,
-        "heading": season.name if found is None else evening_label(found),
-        "board": board,
-        "notes": [standings_text.tie_note(row, board) for row in board.rows],
-        "rule_text": standings_text.rule_sentence(season.rule),
-        "order_text": standings_text.ORDER_SENTENCE,
+        "subheading": "" if found is None else season.name,
         "evenings": [each for each in stored.evenings(db.get_db()) if each.id in season.evenings],
         "evening_label": evening_label,
-        "live_url": public_url(url_for(endpoint, **args)),
-        "args": args,
-        "suffix": "" if found is None else "_evening",
-        "papers": PAPERS,
-        "title_of": title_of,
     }
 
 
@@ -179,21 +159,45 @@ def season(season_id: int, evening_id: int | None = None):
     return render_template("club/standings.html", **_board_context(season_id, evening_id))
 
 
-def print_board(season_id: int, paper: str, evening_id: int | None = None):
-    """The standings laid out for A4, Letter or an 80/58 mm receipt, with the QR code."""
+def print_page(context: dict, paper: str):
+    """Standings laid out for A4, Letter or an 80/58 mm receipt, with the QR code, the games
+    counted and when it was printed."""
     if paper not in PAPERS:
         abort(NOT_FOUND)
-    context = _board_context(season_id, evening_id)
+    board = context["board"]
+    longest = LONG_WORD.get(paper)
+    long_words = {
+        row.person
+        for row in board.rows
+        if longest and max(map(len, board.name(row.person).split()), default=0) > longest
+    }
     return render_template(
-        "club/print_standings.html", **context, paper=paper, layout=PAPERS[paper]
+        "club/print_standings.html",
+        **context,
+        paper=paper,
+        layout=PAPERS[paper],
+        printed=printed_at(datetime.now().astimezone()),
+        long_words=long_words,
     )
 
 
-def board_csv(season_id: int, evening_id: int | None = None):
-    """The standings as CSV: place, person, points, games, wins, points per game, tie note."""
-    context = _board_context(season_id, evening_id)
+def printed_at(local: datetime) -> str:
+    """When a printout was made, in the page's language (6. 12. 2026 20:15)."""
+    return formats.date_time(local)
+
+
+def print_board(season_id: int, paper: str, evening_id: int | None = None):
+    """A season's (or its evening's) standings printed."""
+    if paper not in PAPERS:
+        abort(NOT_FOUND)
+    return print_page(_board_context(season_id, evening_id), paper)
+
+
+def csv_response(context: dict, names: tuple[str, ...], fallback: str) -> Response:
+    """The standings as a CSV download named after the season or evening
+    (standings-jarni-liga-2026.csv; `fallback` when no name has a letter or digit to keep)."""
     text = standings_text.standings_csv(context["board"], context["notes"])
-    name = f"standings-{season_id}" + ("" if evening_id is None else f"-{evening_id}")
+    name = f"standings-{standings_text.file_slug(*names) or fallback}"
     return Response(
         "\ufeff" + text,  # the BOM makes spreadsheets read the Czech names as UTF-8
         mimetype="text/csv",
@@ -201,8 +205,20 @@ def board_csv(season_id: int, evening_id: int | None = None):
     )
 
 
-def board_qr(season_id: int, evening_id: int | None = None):
-    """The QR code of the standings page (SVG), for the printouts."""
+def board_csv(season_id: int, evening_id: int | None = None):
+    """The standings as CSV: place, person, points, games, wins, points per game, tie note."""
     context = _board_context(season_id, evening_id)
+    found = context["evening"]
+    names = () if found is None else (found.name, found.day.isoformat())
+    return csv_response(context, (context["season"].name, *names), f"season-{season_id}")
+
+
+def qr_response(context: dict) -> Response:
+    """The QR code of a standings page (SVG), for the printouts."""
     body = qr.svg(context["live_url"], label=gettext("Open the standings on a phone"))
     return Response(body, mimetype="image/svg+xml")
+
+
+def board_qr(season_id: int, evening_id: int | None = None):
+    """The QR code of a season's (or its evening's) standings page."""
+    return qr_response(_board_context(season_id, evening_id))

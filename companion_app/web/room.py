@@ -5,6 +5,8 @@ hidden (`web/room_tiles.py`). Live through the hub like the table pages: one ren
 for every screen showing it (docs/live.md "The room display"), and within that render only
 the tile of the table that changed is drawn again (`TileCache`). Up to PAGE_SIZE tables share
 a screen; more are split into pages that `static/room.js` turns every ROTATE_S seconds.
+While few tables are in play (or none, between games), tonight's ranking shows below them
+(`web/evening.room_standings`).
 """
 
 import math
@@ -18,6 +20,7 @@ from markupsafe import Markup
 from companion_app.games import VIEWS
 from companion_app.store import Table, reveals
 from companion_app.store.room import room_tables
+from companion_app.web.evening import room_standings
 from companion_app.web.room_tiles import tile
 
 #: Most tables on one screen: six tiles of 3 x 2 keep the text readable from 3-4 m.
@@ -102,6 +105,7 @@ def room_display():
         pages=pages([drawn_tile(table) for table in tables]),
         playing=playing,
         finished=len(tables) - playing,
+        tonight=room_standings(playing),
         rotate_s=ROTATE_S,
         can_edit=False,  # every screen is a viewer: it takes the hub's one render per change
     )

@@ -2,8 +2,11 @@
 
 import csv
 import io
+import re
+import unicodedata
 
-from flask_babel import gettext, ngettext
+from babel.numbers import get_decimal_symbol
+from flask_babel import get_locale, gettext, ngettext
 from flask_babel import lazy_gettext as _l
 
 from companion_app.club.league import Board
@@ -14,9 +17,23 @@ ORDER_SENTENCE = _l(
     "Order: league points; level on points, more wins (first places, shared ones too); still"
     " level, more points per game; rows level on all three share their place."
 )
-CSV_COLUMNS = ("place", "shared", "person", "points", "games", "wins", "points_per_game", "note")
+#: The CSV's columns in the page's language; the person's id (stable across renames) comes
+#: last so the earlier columns keep their places.
+CSV_COLUMNS = (
+    _l("Place"),
+    _l("Shared place"),
+    _l("Player"),
+    _l("Points"),
+    _l("Games"),
+    _l("Wins"),
+    _l("Points per game"),
+    _l("Tie"),
+    _l("Person id"),
+)
 #: A spreadsheet treats a cell starting with one of these as a formula; such text is quoted.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+#: Longest slug of a season's or an evening's name in a file name.
+MAX_SLUG = 60
 CSV_DECIMALS = 2
 
 
@@ -70,24 +87,41 @@ def tie_note(row: Standing, board: Board) -> str:
 
 
 def standings_csv(board: Board, notes: list[str]) -> str:
-    """One CSV line per person, best first; points with a decimal point, two decimals."""
+    """One CSV line per person, best first, as a spreadsheet in the page's language reads it:
+    where the decimal mark is a comma (Czech), cells are separated by ";" and numbers written
+    with a decimal comma; else "," and a decimal point. Two decimals, no digit grouping."""
+    mark = get_decimal_symbol(get_locale())
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(CSV_COLUMNS)
+    writer = csv.writer(out, delimiter=";" if mark == "," else ",", lineterminator="\r\n")
+    writer.writerow([str(column) for column in CSV_COLUMNS])
     for row, note in zip(board.rows, notes, strict=True):
         writer.writerow(
             (
                 row.place,
                 int(row.shared),
                 _cell(board.name(row.person)),
-                f"{float(row.points):.{CSV_DECIMALS}f}",
+                _decimal(row.points, mark),
                 row.games,
                 row.wins,
-                f"{float(row.per_game):.{CSV_DECIMALS}f}",
+                _decimal(row.per_game, mark),
                 _cell(note),
+                row.person,
             )
         )
     return out.getvalue()
+
+
+def _decimal(value, mark: str) -> str:
+    """A number with CSV_DECIMALS decimals and the locale's decimal mark."""
+    return f"{float(value):.{CSV_DECIMALS}f}".replace(".", mark)
+
+
+def file_slug(*names: str) -> str:
+    """A file name's part from names ("Jarní liga 2026" -> "jarni-liga-2026"): ASCII letters
+    and digits, accents dropped, anything else one hyphen."""
+    text = unicodedata.normalize("NFKD", " ".join(names))
+    text = "".join(char for char in text if not unicodedata.combining(char)).lower()
+    return re.sub(r"[^a-z0-9]+", "-", text).strip("-")[:MAX_SLUG].strip("-")
 
 
 def _cell(text: str) -> str:

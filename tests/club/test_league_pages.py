@@ -166,15 +166,16 @@ def test_standings_as_csv(client, season):
     response = client.get(f"{season}/standings.csv", headers={"Accept-Language": "en"})
     assert response.mimetype == "text/csv"
     rows = list(csv.reader(io.StringIO(response.get_data(as_text=True).lstrip("\ufeff"))))
-    assert rows[0] == [
-        "place",
-        "shared",
-        "person",
-        "points",
-        "games",
-        "wins",
-        "points_per_game",
-        "note",
+    assert rows[0] == [  # in the page's language (issue 32 item 4)
+        "Place",
+        "Shared place",
+        "Player",
+        "Points",
+        "Games",
+        "Wins",
+        "Points per game",
+        "Tie",
+        "Person id",
     ]
     assert [tuple(row[:7]) for row in rows[1:]] == SEASON_ROWS
     assert rows[1][7] == "Level on points with Cid; more wins come first."
