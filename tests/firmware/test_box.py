@@ -39,7 +39,7 @@ def test_hello_on_boot_says_who_it_is(host, box):
 def test_hello_on_request_and_only_once_at_boot(host):
     host.at(0)
     assert host.at(5) == []
-    assert kinds(host.send(P.HELLO, "proto=1")) == [P.HELLO]
+    assert kinds(host.send(P.HELLO, "proto=1")) == [P.HELLO, P.HB]  # its clock follows
 
 
 def test_set_applies_the_whole_display_state_and_is_acknowledged(host, box):
@@ -168,9 +168,10 @@ def test_device_sequence_counts_every_line(host):
     replies = host.at(0) + host.send(P.HELLO) + host.send(P.HB) + host.at(1000)
     assert [(m.seq, m.kind) for m in replies] == [
         (1, P.HELLO),  # at boot
-        (2, P.HELLO),  # the answer
-        (3, P.HELLO),  # announced again: no host has set the state yet
-        (4, P.HB),
+        (2, P.HELLO),  # the answer...
+        (3, P.HB),  # ...and the box's clock with it (issue 34 item 3)
+        (4, P.HELLO),  # announced again: no host has set the state yet
+        (5, P.HB),
     ]
 
 
@@ -407,7 +408,7 @@ def test_commands_before_any_host_hello_are_neither_applied_nor_answered(host, b
 
 
 def test_the_hello_answer_names_the_boot_and_the_host(host, box):
-    (boot, answer) = host.open("0c0ffee1")
+    (boot, answer, _beat) = host.open("0c0ffee1")
     assert "host" not in boot.fields()
     assert answer.fields()["boot"] == box.boot and answer.fields()["host"] == "0c0ffee1"
 
