@@ -72,7 +72,7 @@ class Bridge(LinkEvents):
             self._thread.join()
         self.follower.stop()
         self.worker.stop()
-        self._report(connected=False, port=None, hello=None, last_seen_ms=None)
+        self._report(connected=False, port=None, hello=None, last_seen_ms=None, fault=None)
 
     def __enter__(self):
         return self.start()
@@ -102,7 +102,7 @@ class Bridge(LinkEvents):
                 continue
             path, port = self._open()
             if port is None:
-                self._report(connected=False, port=path, problem=None, holders=[])
+                self._report(connected=False, port=path, problem=None, holders=[], fault=None)
                 self._stop.wait(delay)
                 delay = min(2 * delay, self.BACKOFF_MAX_S)
                 continue
@@ -158,7 +158,7 @@ class Bridge(LinkEvents):
             self._link = None
             self._seq = link.next_seq
             link.close(lambda: detect.close_port(port))
-            gone = {"connected": False, "problem": "box_silent"}
+            gone = {"connected": False, "problem": "box_silent", "fault": None}
             self._report_with(gone, self._holders_report(path))
 
     def attach(self, link, path=None):
@@ -271,7 +271,11 @@ class Bridge(LinkEvents):
         problem = None if connected else "box_silent" if not alive else None
         if alive and not hears:
             problem = "box_deaf"
+        fault = link.box_fault if alive else None  # the box holds a state back (issue 34)
+        if fault is not None and problem is None:
+            problem = "box_fault"
         fields = {"connected": connected, "problem": problem, "port": self.port_path}
+        fields["fault"] = fault
         fields.update(hello=link.hello, last_seen_ms=age)
         self._report_with(fields, self._holders_report(self.port_path, trouble=not connected))
 

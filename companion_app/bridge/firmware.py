@@ -15,7 +15,7 @@ import firmware
 
 FIRMWARE_DIR = Path(next(iter(firmware.__path__))).resolve()
 #: The modules a Box needs, dependencies first (none of them touches `machine`).
-PURE_MODULES = ("compat", "protocol", "frame", "strip", "buttons", "session", "box")
+PURE_MODULES = ("compat", "protocol", "boxfault", "frame", "strip", "buttons", "session", "box")
 _lock = threading.Lock()
 
 

@@ -23,6 +23,8 @@ DISPLAY = "display"  # SET
 REVEAL = "reveal"  # ARM / DISARM
 _SLOT = {P.SET: DISPLAY, P.ARM: REVEAL, P.DISARM: REVEAL}
 E_SESSION = "session"  # NAK err=: the box serves another host session (docs/protocol.md)
+#: The longest box fault text kept (the box sends at most 64 escaped characters).
+MAX_FAULT = 200
 
 
 class LinkEvents:
@@ -69,11 +71,12 @@ class Link:
         self.hello = None  # fields of the device's last HELLO
         self.failed = None  # the port error of a failed write, if any
         self.box_quiet = False  # the box's heartbeat says it has not heard us for 3 s
+        self.box_fault = None  # the box holds a state back that made it raise: the error's text
         self._unanswered_since = None  # a command of ours has waited for an answer since then
         self.errors = {P.E_CRC: 0, P.E_FORMAT: 0, P.E_LONG: 0, "nak": 0, "dup": 0, "retry": 0}
         self.errors.update(foreign=0, session=0)  # answers to another host; our session lost
-        self.box_clock = BoxClock()  # the box's ticks on our clock (its lines' `t=`)
-        self._event_at = {}  # device seq -> when the box made the event (our clock), if known
+        self.box_clock = BoxClock()  # the box's ticks on our clock (its HBs' `t=`)
+        self._event_ticks = {}  # device seq -> the box's ticks when it made the event (PRESS)
 
     # ----- sending ------------------------------------------------------------------------
 
@@ -125,9 +128,11 @@ class Link:
 
     def event_time(self, token):
         """When the box made the event `token` (a PRESS: when the seat locked), on the link's
-        clock; None when the box does not say (older firmware)."""
+        clock, converted when asked (by the newest clock samples); None when the box does not
+        say (older firmware)."""
         with self._lock:
-            return self._event_at.get(token[1]) if token[0] == self._epoch else None
+            ticks = self._event_ticks.get(token[1]) if token[0] == self._epoch else None
+            return None if ticks is None else self.box_clock.host_time(ticks)
 
     def forget(self, token):
         """The app could not be reached: the device's retry of this event will be tried again."""
@@ -239,7 +244,7 @@ class Link:
             return
         self._heard_at = self._clock()
         if msg.kind == P.HB:
-            self.box_quiet = msg.payload.find("quiet=1") >= 0
+            self._heartbeat(msg)
         if msg.kind == P.HELLO:
             self._on_hello(msg)
         if msg.kind in (P.HB, P.PRESS):
@@ -276,8 +281,9 @@ class Link:
             self._epoch += 1  # its event seqs start again: the ones we handled mean nothing
             self._handled.clear()
             self._inflight.clear()
-            self._event_at.clear()
+            self._event_ticks.clear()
             self.box_clock.reset()
+            self.box_fault = None  # a held box says so in the HB after its HELLO
         self.incompatible = not compatible
         if compatible and not greeted:
             self.ready = False
@@ -289,18 +295,31 @@ class Link:
         self._last.clear()
         self.events.on_hello(fields, compatible)
 
+    def _heartbeat(self, msg):
+        """The box's HB: whether it hears us (`quiet=1`), and the fault it holds back."""
+        self.box_quiet = msg.payload.find("quiet=1") >= 0
+        try:
+            fault = msg.fields().get("fault")
+        except P.ProtocolError:
+            return
+        self.box_fault = None if fault is None else P.unescape_text(fault)[:MAX_FAULT]
+
     def _stamped(self, msg):
-        """A line the box stamped with its clock (`t=`): one more sample of the offset; a
-        PRESS's moment on our clock is kept for `event_time`."""
+        """A line the box stamped with its clock (`t=`). An HB's is the clock as it sent it:
+        one more sample of the offset. A PRESS's is when the seat locked, which a retry from
+        before this session may repeat seconds later, so it is no sample: its ticks are kept
+        for `event_time` (the box sends an HB after every HELLO answer, so the clock is
+        known before a new session's first press; issue 34 item 3)."""
         try:
             ticks = int(msg.fields()["t"])
         except (P.ProtocolError, KeyError, ValueError):
             return  # older firmware: no stamp
-        self.box_clock.heard(ticks, self._clock())
-        if msg.kind == P.PRESS:
-            self._event_at[msg.seq] = self.box_clock.host_time(ticks)
-            while len(self._event_at) > self.HANDLED_MEMORY:
-                del self._event_at[next(iter(self._event_at))]
+        if msg.kind == P.HB:
+            self.box_clock.heard(ticks, self._clock())
+            return
+        self._event_ticks[msg.seq] = ticks
+        while len(self._event_ticks) > self.HANDLED_MEMORY:
+            del self._event_ticks[next(iter(self._event_ticks))]
 
     def _settle(self, msg):
         """ACK/NAK of one of our commands: it needs no more retries.
@@ -325,6 +344,8 @@ class Link:
         if msg.kind == P.NAK:
             self.errors["nak"] += 1
             log.warning("the box refused command %s: %s", of, fields.get("err"))
+            if fields.get("err") == P.E_FAULT and self.box_fault is None:
+                self.box_fault = ""  # held back; its HB names the error within a second
         for slot, entry in list(self._pending.items()):
             if entry[0] == of:
                 del self._pending[slot]
@@ -350,6 +371,8 @@ class Link:
         try:
             fields = msg.fields()
             rid = int(fields["id"])
+            if msg.kind == P.PRESS and "t" in fields and not self.box_clock.known:
+                return  # no clock from this box yet (firmware < 0.3): its retry gets one
             if msg.kind == P.PRESS:
                 target = int(fields["seat"])
             else:
