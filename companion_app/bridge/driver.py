@@ -42,6 +42,7 @@ class Bridge(LinkEvents):
         self._desired = state.desired(None)  # replaced whole, never changed in place
         self._view = None
         self._table = None
+        self._shown = False  # the follower has handed us the app's view at least once
         self._link = None
         self._seq = 1
         self.port_path = None
@@ -209,6 +210,9 @@ class Bridge(LinkEvents):
         """A seat button: post it to the app; answer the box when the app has it. The post
         says how long ago the box sent it (`age_ms`): the box's countdown began then."""
         link, table, view = self._link, self._table, self._view
+        if not self._shown:  # the app's view is not here yet: the box's retry comes later
+            link.forget(token)
+            return
         if table is None:
             link.answer(token, P.E_RANGE)
             return
@@ -248,13 +252,14 @@ class Bridge(LinkEvents):
         """Show a device view (the follower's; None: no table) on the box: send what changed."""
         self._table, self._view = table, view
         self._desired = state.desired(view)
+        self._shown = True
         self._send_state(force=False)
 
     def _send_state(self, force):
         """SET and ARM/DISARM from the desired state (assigned before this is called)."""
         link = self._link
-        if link is None:
-            return
+        if link is None or not self._shown:  # nothing known yet: the box keeps its state
+            return  # (a restarted bridge's "no table" would disarm it and drop a press)
         payload, kind, reveal = self._desired
         link.command(P.SET, payload, force=force)
         link.command(kind, reveal, force=force)

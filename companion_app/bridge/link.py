@@ -76,7 +76,7 @@ class Link:
         self.errors = {P.E_CRC: 0, P.E_FORMAT: 0, P.E_LONG: 0, "nak": 0, "dup": 0, "retry": 0}
         self.errors.update(foreign=0, session=0)  # answers to another host; our session lost
         self.box_clock = BoxClock()  # the box's ticks on our clock (its HBs' `t=`)
-        self._event_ticks = {}  # device seq -> the box's ticks when it made the event (PRESS)
+        self._event_ticks = {}  # device seq -> (box ticks of the event, our clock on arrival)
 
     # ----- sending ------------------------------------------------------------------------
 
@@ -128,11 +128,15 @@ class Link:
 
     def event_time(self, token):
         """When the box made the event `token` (a PRESS: when the seat locked), on the link's
-        clock, converted when asked (by the newest clock samples); None when the box does not
+        clock, converted when asked (by the newest clock samples) and never after the line
+        arrived (a line that crossed faster than every heartbeat); None when the box does not
         say (older firmware)."""
         with self._lock:
-            ticks = self._event_ticks.get(token[1]) if token[0] == self._epoch else None
-            return None if ticks is None else self.box_clock.host_time(ticks)
+            stamp = self._event_ticks.get(token[1]) if token[0] == self._epoch else None
+            if stamp is None:
+                return None
+            at = self.box_clock.host_time(stamp[0])
+            return None if at is None else min(at, stamp[1])
 
     def forget(self, token):
         """The app could not be reached: the device's retry of this event will be tried again."""
@@ -317,7 +321,7 @@ class Link:
         if msg.kind == P.HB:
             self.box_clock.heard(ticks, self._clock())
             return
-        self._event_ticks[msg.seq] = ticks
+        self._event_ticks[msg.seq] = (ticks, self._clock())
         while len(self._event_ticks) > self.HANDLED_MEMORY:
             del self._event_ticks[next(iter(self._event_ticks))]
 

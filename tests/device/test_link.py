@@ -438,3 +438,16 @@ def test_issue_34_item_2_the_box_fault_is_read_from_its_heartbeat():
     assert w.link.box_fault == "ZeroDivisionError: divide by zero"
     w.device(P.HB, "t=2000")  # a state that works cleared it
     assert w.link.box_fault is None
+
+
+def test_a_press_that_crossed_faster_than_every_heartbeat_is_never_dated_after_it_arrived():
+    """HBs alone set the offset now: a PRESS read sooner after it was sent than any HB was
+    would map to a moment after its arrival (a negative age, which the app refuses)."""
+    w = Wire()
+    w.link.start()
+    w.device(P.HELLO, box_hello("b0070001", NONCE))
+    w.device(P.HB, "t=5000")  # this one was 30 ms on the way...
+    w.clock.now += 0.98
+    w.device(P.PRESS, "id=1 seat=2 t=5990")  # ...this one 0 ms (read at box 6000 - 30 + 10)
+    (token, _, _) = w.events.presses[-1]
+    assert w.link.event_time(token) == w.clock.now
