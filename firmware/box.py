@@ -252,6 +252,7 @@ class Box:
             return
         text = msg.kind + " " + _untagged(msg.payload)
         held = self.fault is not None
+        calm = not self.scene.raid
         try:
             if held and not self._tentative(msg.kind, fields, text, now):
                 self.session.applied(msg.kind, msg.seq)  # refused for good: a retry is a dup
@@ -269,7 +270,8 @@ class Box:
         self.session.applied(msg.kind, msg.seq)
         self._update_countdown(now)
         self._refresh_seats()
-        self._send(P.ACK, f"of={msg.seq}{tag}")
+        drawn = f" raid={self.scene.raid_at}" if calm and self.scene.raid else ""
+        self._send(P.ACK, f"of={msg.seq}{drawn}{tag}")  # the raid's first frame, on our clock
         if held and self.fault is None:  # the guard is cleared: the host sends its whole state
             self._announce(now)  # again, with what was held back meanwhile
 
@@ -450,9 +452,18 @@ class Box:
 
     def _beat(self, now: int) -> None:
         """HB: the box's clock (the host dates PRESS moments by it), whether it hears the host,
-        and the fault it holds back, if any."""
-        text = f"t={now}" if self.scene.connected else f"t={now} {QUIET}"
-        self._send(P.HB, text if self.fault is None else text + FAULT + self.fault)
+        and the fault it holds back, or the anchors of the animations it draws: `raid=` the
+        tick the raid began, `cd=` the tick the countdown ends (the panel draws from them)."""
+        scene = self.scene
+        text = f"t={now}" if scene.connected else f"t={now} {QUIET}"
+        if self.fault is not None:
+            text += FAULT + self.fault
+        else:
+            if scene.raid and ticks_diff(now, scene.raid_at) < self.frame.RAID_MS:
+                text += f" raid={scene.raid_at}"
+            if scene.countdown:
+                text += f" cd={scene.countdown_at}"
+        self._send(P.HB, text)
 
     def _announce(self, now: int) -> None:
         """Send HELLO (at boot, answering the host, and until the host has set the state)."""

@@ -77,6 +77,7 @@ class Link:
         self.errors.update(foreign=0, session=0)  # answers to another host; our session lost
         self.box_clock = BoxClock()  # the box's ticks on our clock (its HBs' `t=`)
         self._event_ticks = {}  # device seq -> (box ticks of the event, our clock on arrival)
+        self._drawn = {"raid": None, "cd": None}  # box ticks of the animations it draws now
 
     # ----- sending ------------------------------------------------------------------------
 
@@ -137,6 +138,18 @@ class Link:
                 return None
             at = self.box_clock.host_time(stamp[0])
             return None if at is None else min(at, stamp[1])
+
+    def box_drawn(self):
+        """The animations the box draws now, on the link's clock (issue 34 item 4): `raid_at`
+        when its raid began, `countdown_end` when its countdown ends; None when it draws none
+        (or its clock is not known yet)."""
+        with self._lock:
+            raid, end = self._drawn["raid"], self._drawn["cd"]
+            clock = self.box_clock
+            return {
+                "raid_at": None if raid is None else clock.host_time(raid),
+                "countdown_end": None if end is None else clock.host_time(end),
+            }
 
     def forget(self, token):
         """The app could not be reached: the device's retry of this event will be tried again."""
@@ -286,6 +299,7 @@ class Link:
             self._handled.clear()
             self._inflight.clear()
             self._event_ticks.clear()
+            self._drawn = {"raid": None, "cd": None}
             self.box_clock.reset()
             self.box_fault = None  # a held box says so in the HB after its HELLO
         self.incompatible = not compatible
@@ -300,13 +314,16 @@ class Link:
         self.events.on_hello(fields, compatible)
 
     def _heartbeat(self, msg):
-        """The box's HB: whether it hears us (`quiet=1`), and the fault it holds back."""
+        """The box's HB: whether it hears us (`quiet=1`), the fault it holds back, and the
+        anchors of what it draws (`raid=`, `cd=`)."""
         self.box_quiet = msg.payload.find("quiet=1") >= 0
         try:
-            fault = msg.fields().get("fault")
+            fields = msg.fields()
         except P.ProtocolError:
             return
+        fault = fields.get("fault")
         self.box_fault = None if fault is None else P.unescape_text(fault)[:MAX_FAULT]
+        self._drawn = {"raid": _ticks(fields.get("raid")), "cd": _ticks(fields.get("cd"))}
 
     def _stamped(self, msg):
         """A line the box stamped with its clock (`t=`). An HB's is the clock as it sent it:
@@ -342,6 +359,8 @@ class Link:
             return
         self.box_quiet = False  # it answered a line of ours: it hears us
         self._unanswered_since = None
+        if msg.kind == P.ACK and "raid" in fields:  # our SET began its raid then
+            self._drawn = {**self._drawn, "raid": _ticks(fields["raid"])}
         if msg.kind == P.NAK and fields.get("err") == E_SESSION:
             self._session_lost()
             return
@@ -394,3 +413,8 @@ class Link:
         except Exception:  # a handler bug must not swallow the event: the retry gets a chance
             self._inflight.discard(seq)
             raise
+
+
+def _ticks(text):
+    """A field's box ticks as an int; None when absent or not a number."""
+    return int(text) if text is not None and text.isdigit() else None

@@ -451,3 +451,25 @@ def test_a_press_that_crossed_faster_than_every_heartbeat_is_never_dated_after_i
     w.device(P.PRESS, "id=1 seat=2 t=5990")  # ...this one 0 ms (read at box 6000 - 30 + 10)
     (token, _, _) = w.events.presses[-1]
     assert w.link.event_time(token) == w.clock.now
+
+
+def test_issue_34_item_4_the_box_says_what_it_draws_on_its_clock():
+    """A SET that begins a raid is answered with the raid's first tick; heartbeats carry the
+    raid and countdown anchors while they run; the link gives them on its own clock."""
+    w = Wire()
+    w.link.start()
+    w.device(P.HELLO, box_hello("b0070001", NONCE))
+    w.device(P.HB, "t=5000")  # host 100.0 = box 5000
+    assert w.link.box_drawn() == {"raid_at": None, "countdown_end": None}
+    seq = w.link._tx_seq
+    w.link.command(P.SET, "police=7 limit=7 round=1 rounds=3 seats=4")
+    w.device(P.ACK, f"of={seq} raid=5300 host={NONCE}")
+    assert w.link.box_drawn()["raid_at"] == pytest.approx(100.3)
+    w.clock.now += 1.0
+    w.device(P.HB, "t=6000 raid=5300 cd=6900")
+    assert w.link.box_drawn() == {
+        "raid_at": pytest.approx(100.3),
+        "countdown_end": pytest.approx(101.9),
+    }
+    w.device(P.HB, "t=10000")  # both over
+    assert w.link.box_drawn() == {"raid_at": None, "countdown_end": None}

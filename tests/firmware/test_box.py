@@ -502,3 +502,20 @@ def test_serve_is_the_board_loop_ticking_until_stop(port):
     assert len(naps) == 4 and all(0 <= ms <= Box.TICK_MS for ms in naps)
     assert [P.decode(line.encode()).kind for line in port.take_lines()] == [P.HELLO, P.ACK]
     assert not box.running and not any(box.strip._np.buf)  # LEDs off for the REPL
+
+
+def test_issue_34_item_4_the_box_reports_the_anchors_of_what_it_draws(host, box):
+    """The raid's first tick in the ACK of the SET that began it and in heartbeats while it
+    runs; the countdown's end in heartbeats while it runs; nothing once they are over."""
+    host.start("police=6 limit=7 round=1 rounds=3 seats=2")
+    host.now = 300
+    (ack,) = host.send(P.SET, "police=7 limit=7 round=1 rounds=3 seats=2")
+    assert ack.fields()["raid"] == "300"
+    (again,) = host.send(P.SET, "police=7 limit=7 round=2 rounds=3 seats=2")
+    assert "raid" not in again.fields()  # the same raid goes on
+    host.send(P.ARM, "id=1 seats=1 locked=1")  # the only seat locked: the countdown runs
+    (beat,) = [m for m in host.at(1000) if m.kind == P.HB]
+    assert beat.fields()["raid"] == "300"
+    assert beat.fields()["cd"] == str(300 + box.COUNTDOWN_MS)
+    later = [m for m in host.at(300 + box.frame.RAID_MS + 1000) if m.kind == P.HB]
+    assert later and "raid" not in later[-1].fields() and "cd" not in later[-1].fields()
