@@ -8,14 +8,16 @@ calls it every TICK_MS on the board (under supervisor.py). docs/protocol.md is t
 import random
 
 import protocol as P
+from boxfault import describe
 from compat import ticks_add, ticks_diff, ticks_ms
 from frame import SEAT_ARMED, SEAT_IDLE, SEAT_LOCKED, SEAT_OFF, SEAT_REVEALED, Frame, Scene
 from session import Session, valid_nonce
 
-FW_VERSION = "0.2.0"
+FW_VERSION = "0.3.0"  # 0.3: HB after a HELLO answer, `fault=`, NAK err=fault (issue 34)
 STOP = "STOP"  # host -> device: leave the loop for the REPL (firmware updates)
 E_SESSION = "session"  # NAK err=: the command names a host session the box no longer serves
 QUIET = "quiet=1"  # in HB: the box has not heard the host for SILENCE_MS (shows disconnected)
+FAULT = " fault="  # in HB while the box holds a state back that made its code raise
 
 
 def new_nonce() -> str:
@@ -63,6 +65,10 @@ class Box:
         self._locked = 0
         self._revealed = False
         self.running = True
+        self.fault: str | None = None  # while held (hold()): what raised, as a `fault=` value
+        self._poison: list[str] = []  # while held: commands refused ("KIND payload", no host=)
+        self._state: list[str | None] = [None, None]  # the SET and the ARM/DISARM in force...
+        self._trying: str | None = None  # ...and the command being applied
         self.errors = {
             P.E_CRC: 0,
             P.E_FORMAT: 0,
@@ -157,8 +163,7 @@ class Box:
             self._hb_at = ticks_add(self._hb_at, self.HEARTBEAT_MS)
             if ticks_diff(now, self._hb_at) >= self.HEARTBEAT_MS:  # fell behind: realign
                 self._hb_at = now
-            # the box's clock (the host maps PRESS moments), and whether it hears the host
-            self._send(P.HB, f"t={now}" if scene.connected else f"t={now} {QUIET}")
+            self._beat(now)
         for entry in self._pending:
             if ticks_diff(now, entry[2]) >= self.RETRY_MS:
                 self.port.write(entry[1])
@@ -167,8 +172,11 @@ class Box:
             self.piezo.poll(now)
 
     def render(self, now: int) -> None:
-        """Draw the scene and push it to the strip if it changed."""
-        self.frame.render(self.scene, now)
+        """Draw the scene (the box-fault pattern while held) and push it to the strip."""
+        if self.fault is None:
+            self.frame.render(self.scene, now)
+        else:
+            self.frame.render_held()
         self.strip.show(self.frame.buf)
 
     def deinit(self) -> None:
@@ -218,6 +226,7 @@ class Box:
             return
         self.session.hello(host)
         self._announce(now)
+        self._beat(now)  # the box's clock at once: a PRESS retried from before is dated by it
 
     def _command(self, msg: P.Message, now: int) -> None:
         """Apply a SET/ARM/DISARM of this host session once, in order per slot; always answer.
@@ -241,20 +250,98 @@ class Box:
             self.errors["dup"] += 1
             self._send(P.ACK, f"of={msg.seq} dup=1{tag}")
             return
+        text = msg.kind + " " + _untagged(msg.payload)
+        held = self.fault is not None
+        calm = not self.scene.raid
         try:
-            if msg.kind == P.SET:
-                self._apply_set(fields, now)
-            elif msg.kind == P.ARM:
-                self._apply_arm(fields, now)
-            else:
-                self._reset_reveal(0)
+            if held and not self._tentative(msg.kind, fields, text, now):
+                self.session.applied(msg.kind, msg.seq)  # refused for good: a retry is a dup
+                self._send(P.NAK, f"of={msg.seq} err={P.E_FAULT}{tag}")
+                return
+            if not held:
+                self._trying = text  # what the supervisor holds back if this raises
+                self._apply(msg.kind, fields, now)
         except P.ProtocolError as exc:
+            self._trying = None
             self._send(P.NAK, f"of={msg.seq} err={exc.reason}{tag}")
             return
+        self._trying = None
+        self._state[0 if msg.kind == P.SET else 1] = text
         self.session.applied(msg.kind, msg.seq)
         self._update_countdown(now)
         self._refresh_seats()
-        self._send(P.ACK, f"of={msg.seq}{tag}")
+        drawn = f" raid={self.scene.raid_at}" if calm and self.scene.raid else ""
+        self._send(P.ACK, f"of={msg.seq}{drawn}{tag}")  # the raid's first frame, on our clock
+        if held and self.fault is None:  # the guard is cleared: the host sends its whole state
+            self._announce(now)  # again, with what was held back meanwhile
+
+    def _apply(self, kind: str, fields: dict[str, str], now: int) -> None:
+        """Apply one SET/ARM/DISARM to the box's state (ProtocolError: nothing changes)."""
+        if kind == P.SET:
+            self._apply_set(fields, now)
+        elif kind == P.ARM:
+            self._apply_arm(fields, now)
+        else:
+            self._reset_reveal(0)
+
+    # ----- the boot-loop guard --------------------------------------------------------------
+
+    def hold(self, fault: str, poison: list[str]) -> None:
+        """Faults came too often (supervisor.py): show the box-fault pattern, report `fault` in
+        every HB, refuse the commands in `poison` (NAK err=fault) and try any other one."""
+        self.fault = fault
+        self._poison = poison
+
+    def held_state(self) -> list[str]:
+        """The commands in force or being applied ("KIND payload"): what may have raised."""
+        return [text for text in (self._state[0], self._state[1], self._trying) if text]
+
+    def _tentative(self, kind: str, fields: dict[str, str], text: str, now: int) -> bool:
+        """While held: apply a command and draw it once; False if it is held back or raises
+        (then everything is as before and it is held back from now). A new command in a slot
+        that holds one back clears the guard; in the other slot it is only applied (the
+        same reveal sent again after a restart is no new state)."""
+        if text in self._poison:
+            return False
+        clears = False
+        for held in self._poison:
+            clears = clears or held.startswith(P.SET + " ") == (kind == P.SET)
+        saved = self._saved()
+        try:
+            self._apply(kind, fields, now)
+            self._update_countdown(now)
+            self._refresh_seats()
+            self.frame.render(self.scene, now)
+        except P.ProtocolError:
+            self._restore(saved)
+            raise
+        except Exception as exc:  # the bug the guard is for: this state raises too
+            self._restore(saved)
+            self._poison.append(text)
+            self.fault = describe(exc)
+            return False
+        if clears:
+            self.fault = None
+            self._poison = []
+        return True
+
+    def _saved(self) -> tuple:
+        """The state a command may change (allocates: only while held)."""
+        s = self.scene
+        return (
+            (s.police, s.limit, s.round, s.rounds, s.raid, s.raid_at, s.countdown),
+            (s.countdown_at, self._seats, self.frame.brightness, self._pending),
+            (self._reveal_id, self._armed, self._locked, self._revealed),
+        )
+
+    def _restore(self, saved: tuple) -> None:
+        """Put back what `_saved` kept."""
+        s = self.scene
+        s.police, s.limit, s.round, s.rounds, s.raid, s.raid_at, s.countdown = saved[0]
+        s.countdown_at, self._seats, bright, self._pending = saved[1]
+        self._reveal_id, self._armed, self._locked, self._revealed = saved[2]
+        self.frame.set_brightness(bright)
+        self._refresh_seats()
 
     def _apply_set(self, fields: dict[str, str], now: int) -> None:
         """`SET police= limit= round= seats= [rounds=] [bright=]`: the whole display state."""
@@ -363,6 +450,21 @@ class Box:
         )
         return text + self.session.tag()
 
+    def _beat(self, now: int) -> None:
+        """HB: the box's clock (the host dates PRESS moments by it), whether it hears the host,
+        and the fault it holds back, or the anchors of the animations it draws: `raid=` the
+        tick the raid began, `cd=` the tick the countdown ends (the panel draws from them)."""
+        scene = self.scene
+        text = f"t={now}" if scene.connected else f"t={now} {QUIET}"
+        if self.fault is not None:
+            text += FAULT + self.fault
+        else:
+            if scene.raid and ticks_diff(now, scene.raid_at) < self.frame.RAID_MS:
+                text += f" raid={scene.raid_at}"
+            if scene.countdown:
+                text += f" cd={scene.countdown_at}"
+        self._send(P.HB, text)
+
     def _announce(self, now: int) -> None:
         """Send HELLO (at boot, answering the host, and until the host has set the state)."""
         self._announce_at = now
@@ -392,6 +494,14 @@ class Box:
             self.piezo.beep(now, self.piezo.REVEAL_HZ, self.piezo.REVEAL_MS)
         else:
             self.piezo.beep(now, self.piezo.TICK_HZ, self.piezo.TICK_MS)
+
+
+def _untagged(payload: str) -> str:
+    """A command's payload without its session tag (` host=`, always last)."""
+    if payload.startswith("host="):
+        return ""
+    mark = payload.rfind(" host=")
+    return payload[:mark] if mark >= 0 else payload
 
 
 def _number(

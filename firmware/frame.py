@@ -131,6 +131,12 @@ class Frame:
         for i in range(self.LED_COUNT):
             self._put(i, C_FAULT if i & 1 == phase else C_OFF)
 
+    def render_held(self) -> None:
+        """The box holds back a state that made its code raise (Box.hold): the box-fault
+        pattern, every other pixel steady orange, until the host sends a state that works."""
+        for i in range(self.LED_COUNT):
+            self._put(i, C_FAULT if i & 1 == 0 else C_OFF)
+
     def _put(self, pixel: int, colour: int) -> None:
         """Copy palette entry `colour` into `pixel`."""
         b = self.buf

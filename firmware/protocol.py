@@ -52,6 +52,11 @@ E_CRC = "crc"  # CRC mismatch
 E_TYPE = "type"  # well-formed but unknown message type (NAK)
 E_FIELD = "field"  # a required field is missing or not a number (NAK)
 E_RANGE = "range"  # a field is out of range (NAK)
+E_FAULT = "fault"  # the command's state made the box's code raise: held back (NAK)
+
+#: Characters a free-text field value (`fault=`) carries as they are; any other byte is sent
+#: as `%xx` (two lower-case hex digits), so a value never holds a space, `=` or `*`.
+_PLAIN = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,:;'()_-/<>[]!?"
 
 
 class ProtocolError(ValueError):
@@ -150,6 +155,33 @@ def parse_fields(payload: str) -> dict[str, str]:
 def format_fields(pairs: list[tuple[str, object]]) -> str:
     """[("a", 1), ("b", "x")] -> "a=1 b=x", in the given order (both sides agree byte for byte)."""
     return " ".join(f"{k}={v}" for k, v in pairs)
+
+
+def escape_text(text: str, limit: int) -> str:
+    """`text` as a field value of at most `limit` characters (`%xx` for other characters;
+    cut before an escape that would not fit)."""
+    out = ""
+    for ch in text:
+        part = ch if ch in _PLAIN else "%" + f"{ord(ch) & 0xFF:02x}"
+        if len(out) + len(part) > limit:
+            break
+        out += part
+    return out
+
+
+def unescape_text(value: str) -> str:
+    """A field value made by `escape_text` back to its text (a broken escape stays as is)."""
+    out = []
+    i = 0
+    while i < len(value):
+        digits = value[i + 1 : i + 3]
+        if value[i] == "%" and len(digits) == 2 and all(c in "0123456789abcdef" for c in digits):
+            out.append(chr(int(digits, 16)))
+            i += 3
+        else:
+            out.append(value[i])
+            i += 1
+    return "".join(out)
 
 
 def seq_next(seq: int) -> int:

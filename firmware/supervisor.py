@@ -4,9 +4,18 @@ A box whose loop died must not look alive (a frozen strip, the REPL on the UART)
 supervisor prints the traceback (the host discards it as noise), blinks the fault pattern
 (odd and even pixels orange in turn, `Frame.render_fault`) for FAULT_MS while feeding the
 watchdog, then builds a fresh box, which says HELLO with a new boot nonce so the host sends
-the whole state again. Faults in a row too often: a hard reset, as the watchdog would do.
+the whole state again.
+
+A state of the app's that makes the box's code raise would loop it so (issue 34): after
+GUARD_FAULTS faults within GUARD_WINDOW_MS the fresh box is held (`Box.hold`): it refuses the
+commands that were in force or being applied (NAK err=fault), shows the box-fault pattern and
+tells the host the exception's text in every HB, until a state that does not raise clears it.
+Faults in a row still too often: a hard reset, as the watchdog would do. Reporting a fault
+must survive the MemoryError that may have caused it: the fault times live in a list made
+once, every step is caught, and a text that cannot be built is a fixed one (boxfault.py).
 """
 
+from boxfault import UNKNOWN, describe
 from compat import print_exception, ticks_diff, ticks_ms
 
 
@@ -22,6 +31,8 @@ class Supervisor:
 
     FAULT_MS = 2000  # the fault pattern shows this long before the loop restarts
     FAULT_STEP_MS = 50  # the fault pattern is redrawn (and the watchdog fed) this often
+    GUARD_FAULTS = 3  # this many faults...
+    GUARD_WINDOW_MS = 10000  # ...within this long: the next box holds back what raised
     MAX_FAULTS = 5  # this many faults...
     FAULT_WINDOW_MS = 60000  # ...within this long: reset the whole board
 
@@ -32,7 +43,9 @@ class Supervisor:
         self.run_box = run_box
         self.clock = clock
         self.faults = 0
-        self._recent: list[int] = []  # ticks of the faults within FAULT_WINDOW_MS
+        self._times = [0] * self.MAX_FAULTS  # ticks of the last faults, newest first
+        self.fault_text = UNKNOWN  # the last fault, as the box reports it (`fault=`)
+        self.held: list[str] | None = None  # what the next box holds back, once guarded
 
     def run(self):
         """Run boxes until one returns (STOP); that box.
@@ -44,21 +57,59 @@ class Supervisor:
             box = None
             try:
                 box = self.make_box()
+                if self.held is not None:
+                    box.hold(self.fault_text, self.held)
                 self.run_box(box)
             except Exception as exc:  # any bug in the loop: show it, then a fresh box
-                self.fault(box, exc)
+                try:
+                    self.fault(box, exc)
+                except Exception:  # reporting failed too (out of memory): show it plainly
+                    self.show_for(box, self.clock())
                 continue
             return box
 
     def fault(self, box, exc: Exception) -> None:
-        """Report `exc`, show the fault pattern for FAULT_MS, reset if faults come too often."""
-        print_exception(exc)
+        """Report `exc`, hold back what raised if faults come often, show the fault pattern
+        for FAULT_MS, reset if they come too often."""
+        if self.held is not None and box is not None and box.fault is None:
+            self.held = None  # that box had cleared its guard: a new state raised, start afresh
         self.faults += 1
         started = self.clock()
-        self._recent = [t for t in self._recent if ticks_diff(started, t) < self.FAULT_WINDOW_MS]
-        self._recent.append(started)
-        if len(self._recent) >= self.MAX_FAULTS and self.reset is not None:
+        times = self._times
+        for i in range(len(times) - 1, 0, -1):  # in place: no allocation
+            times[i] = times[i - 1]
+        times[0] = started
+        self.fault_text = describe(exc)
+        try:
+            print_exception(exc)
+        except Exception:  # no memory for the traceback: the host gets `fault=` anyway
+            pass
+        if self._within(self.GUARD_FAULTS, self.GUARD_WINDOW_MS):
+            self.held = self._held_state(box)
+        if self._within(self.MAX_FAULTS, self.FAULT_WINDOW_MS) and self.reset is not None:
             self.reset()
+        self.show_for(box, started)
+
+    def _within(self, count: int, window_ms: int) -> bool:
+        """True if the last `count` faults all came within `window_ms`."""
+        if self.faults < count:
+            return False
+        return ticks_diff(self._times[0], self._times[count - 1]) < window_ms
+
+    def _held_state(self, box) -> list[str]:
+        """What the next box refuses: the commands in force when `box` raised (none if that
+        cannot be told; the held box then tries every command before it applies it)."""
+        held = self.held or []
+        try:
+            for text in box.held_state():
+                if text not in held:
+                    held.append(text)
+        except Exception:  # no box (make_box failed), or no memory: hold what we have
+            pass
+        return held
+
+    def show_for(self, box, started: int) -> None:
+        """The fault pattern for FAULT_MS from `started`, the watchdog fed."""
         now = started
         while ticks_diff(now, started) < self.FAULT_MS:
             self.show_fault(box, now)
@@ -75,7 +126,10 @@ class Supervisor:
             box.frame.render_fault(now)
             box.strip.show(box.frame.buf)
         except Exception as exc:  # the strip itself may be what failed
-            print_exception(exc)
+            try:
+                print_exception(exc)
+            except Exception:  # out of memory: the pattern matters, not the traceback
+                pass
 
     def pause(self, ms: int) -> None:
         """Wait `ms` (blocking is fine: the loop is not running)."""

@@ -27,7 +27,16 @@ BAD_REQUEST, CONFLICT, CREATED = 400, 409, 201
 MS_PER_S = 1000
 #: A press older than this is a retry of long ago: its countdown is over on the box anyway.
 MAX_PRESS_AGE_MS = 60_000
-STATUS_FIELDS = ("mode", "connected", "problem", "holders", "port", "hello", "last_seen_ms")
+STATUS_FIELDS = (
+    "mode",
+    "connected",
+    "problem",
+    "holders",
+    "fault",
+    "port",
+    "hello",
+    "last_seen_ms",
+)
 FOLLOW_EXAMPLE = 'Send {"table": "<table id>"}, or {"table": null} for the default.'
 PRESS_EXAMPLE = '{"id": <reveal id>, "seat": <seat>}'
 ARM_EXAMPLE = "seats: missing; send the seats that must choose, like [0, 2, 3]."

@@ -1,11 +1,13 @@
 """The box's clock on the host's: when, on this computer's clock, the box did something.
 
-The box stamps its HB and PRESS lines with its ticks_ms (`t=`, docs/protocol.md). A line
-reaches the host some time after the box sent it: the wire (115200 baud), USB, and this
-process's threads, which a busy machine may hold up for tens of milliseconds. The host's
-arrival time minus `t` is the clocks' offset plus that delay, so the smallest of the recent
-ones (the line that crossed fastest) is the offset plus the least delay; a PRESS's `t` plus
-it is when the box locked the seat, however late the line was read.
+The box stamps its HB and PRESS lines with its ticks_ms (`t=`, docs/protocol.md); an HB's
+is its clock as it sent the line, so HBs are the samples (a PRESS's is when the seat locked,
+and its retries repeat it). A line reaches the host some time after the box sent it: the
+wire (115200 baud), USB, and this process's threads, which a busy machine may hold up for
+tens of milliseconds. The host's arrival time minus `t` is the clocks' offset plus that
+delay, so the smallest of the recent ones (the line that crossed fastest) is the offset plus
+the least delay; a PRESS's `t` plus it is when the box locked the seat, however late the
+line was read.
 """
 
 from collections import deque
@@ -35,6 +37,11 @@ class BoxClock:
             self._wraps += 1
             value += TICKS_PERIOD
         return value
+
+    @property
+    def known(self):
+        """True once a heartbeat gave the box's clock."""
+        return bool(self._offsets)
 
     def heard(self, ticks, at):
         """A line the box stamped `ticks` arrived at `at` (host seconds)."""

@@ -48,6 +48,7 @@ class Bridge(LinkEvents):
         self._desired = state.desired(None)  # replaced whole, never changed in place
         self._view = None
         self._table = None
+        self._shown = False  # the follower has handed us the app's view at least once
         self._link = None
         self._seq = 1
         self.port_path = None
@@ -80,7 +81,8 @@ class Bridge(LinkEvents):
         self.follower.stop()
         self.worker.stop()
         waiting = {"problem": PORT_BUSY} if self._busy else {}  # still not the box's word
-        self._report(connected=False, port=None, hello=None, last_seen_ms=None, **waiting)
+        stopped = {"hello": None, "last_seen_ms": None, "fault": None}
+        self._report(connected=False, port=None, **stopped, **waiting)
 
     def __enter__(self):
         return self.start()
@@ -148,7 +150,7 @@ class Bridge(LinkEvents):
         holders; else "not connected"."""
         if not busy:
             self._busy = False
-            self._report(connected=False, port=path, problem=None, holders=[])
+            self._report(connected=False, port=path, problem=None, holders=[], fault=None)
             return
         if not self._busy:
             self._busy, self._holders_at, self.holders = True, None, []
@@ -192,7 +194,7 @@ class Bridge(LinkEvents):
             self._link = None
             self._seq = link.next_seq
             link.close(lambda: detect.close_port(port))
-            gone = {"connected": False, "problem": "box_silent"}
+            gone = {"connected": False, "problem": "box_silent", "fault": None}
             self._report_with(gone, self._holders_report(path))
 
     def attach(self, link, path=None):
@@ -243,6 +245,9 @@ class Bridge(LinkEvents):
         """A seat button: post it to the app; answer the box when the app has it. The post
         says how long ago the box sent it (`age_ms`): the box's countdown began then."""
         link, table, view = self._link, self._table, self._view
+        if not self._shown:  # the app's view is not here yet: the box's retry comes later
+            link.forget(token)
+            return
         if table is None:
             link.answer(token, P.E_RANGE)
             return
@@ -282,13 +287,14 @@ class Bridge(LinkEvents):
         """Show a device view (the follower's; None: no table) on the box: send what changed."""
         self._table, self._view = table, view
         self._desired = state.desired(view)
+        self._shown = True
         self._send_state(force=False)
 
     def _send_state(self, force):
         """SET and ARM/DISARM from the desired state (assigned before this is called)."""
         link = self._link
-        if link is None:
-            return
+        if link is None or not self._shown:  # nothing known yet: the box keeps its state
+            return  # (a restarted bridge's "no table" would disarm it and drop a press)
         payload, kind, reveal = self._desired
         link.command(P.SET, payload, force=force)
         link.command(kind, reveal, force=force)
@@ -305,7 +311,11 @@ class Bridge(LinkEvents):
         problem = None if connected else "box_silent" if not alive else None
         if alive and not hears:
             problem = "box_deaf"
+        fault = link.box_fault if alive else None  # the box holds a state back (issue 34)
+        if fault is not None and problem is None:
+            problem = "box_fault"
         fields = {"connected": connected, "problem": problem, "port": self.port_path}
+        fields["fault"] = fault
         fields.update(hello=link.hello, last_seen_ms=age)
         self._report_with(fields, self._holders_report(self.port_path, trouble=not connected))
 

@@ -14,8 +14,18 @@ from types import SimpleNamespace
 import firmware
 
 FIRMWARE_DIR = Path(next(iter(firmware.__path__))).resolve()
-#: The modules a Box needs, dependencies first (none of them touches `machine`).
-PURE_MODULES = ("compat", "protocol", "frame", "strip", "buttons", "session", "box")
+#: The modules a Box (and its supervisor) needs, dependencies first (none touches `machine`).
+PURE_MODULES = (
+    "compat",
+    "protocol",
+    "boxfault",
+    "frame",
+    "strip",
+    "buttons",
+    "session",
+    "box",
+    "supervisor",
+)
 _lock = threading.Lock()
 
 

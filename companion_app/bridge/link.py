@@ -23,6 +23,8 @@ DISPLAY = "display"  # SET
 REVEAL = "reveal"  # ARM / DISARM
 _SLOT = {P.SET: DISPLAY, P.ARM: REVEAL, P.DISARM: REVEAL}
 E_SESSION = "session"  # NAK err=: the box serves another host session (docs/protocol.md)
+#: The longest box fault text kept (the box sends at most 64 escaped characters).
+MAX_FAULT = 200
 
 
 class LinkEvents:
@@ -69,11 +71,13 @@ class Link:
         self.hello = None  # fields of the device's last HELLO
         self.failed = None  # the port error of a failed write, if any
         self.box_quiet = False  # the box's heartbeat says it has not heard us for 3 s
+        self.box_fault = None  # the box holds a state back that made it raise: the error's text
         self._unanswered_since = None  # a command of ours has waited for an answer since then
         self.errors = {P.E_CRC: 0, P.E_FORMAT: 0, P.E_LONG: 0, "nak": 0, "dup": 0, "retry": 0}
         self.errors.update(foreign=0, session=0)  # answers to another host; our session lost
-        self.box_clock = BoxClock()  # the box's ticks on our clock (its lines' `t=`)
-        self._event_at = {}  # device seq -> when the box made the event (our clock), if known
+        self.box_clock = BoxClock()  # the box's ticks on our clock (its HBs' `t=`)
+        self._event_ticks = {}  # device seq -> (box ticks of the event, our clock on arrival)
+        self._drawn = {"raid": None, "cd": None}  # box ticks of the animations it draws now
 
     # ----- sending ------------------------------------------------------------------------
 
@@ -125,9 +129,27 @@ class Link:
 
     def event_time(self, token):
         """When the box made the event `token` (a PRESS: when the seat locked), on the link's
-        clock; None when the box does not say (older firmware)."""
+        clock, converted when asked (by the newest clock samples) and never after the line
+        arrived (a line that crossed faster than every heartbeat); None when the box does not
+        say (older firmware)."""
         with self._lock:
-            return self._event_at.get(token[1]) if token[0] == self._epoch else None
+            stamp = self._event_ticks.get(token[1]) if token[0] == self._epoch else None
+            if stamp is None:
+                return None
+            at = self.box_clock.host_time(stamp[0])
+            return None if at is None else min(at, stamp[1])
+
+    def box_drawn(self):
+        """The animations the box draws now, on the link's clock (issue 34 item 4): `raid_at`
+        when its raid began, `countdown_end` when its countdown ends; None when it draws none
+        (or its clock is not known yet)."""
+        with self._lock:
+            raid, end = self._drawn["raid"], self._drawn["cd"]
+            clock = self.box_clock
+            return {
+                "raid_at": None if raid is None else clock.host_time(raid),
+                "countdown_end": None if end is None else clock.host_time(end),
+            }
 
     def forget(self, token):
         """The app could not be reached: the device's retry of this event will be tried again."""
@@ -239,7 +261,7 @@ class Link:
             return
         self._heard_at = self._clock()
         if msg.kind == P.HB:
-            self.box_quiet = msg.payload.find("quiet=1") >= 0
+            self._heartbeat(msg)
         if msg.kind == P.HELLO:
             self._on_hello(msg)
         if msg.kind in (P.HB, P.PRESS):
@@ -276,8 +298,10 @@ class Link:
             self._epoch += 1  # its event seqs start again: the ones we handled mean nothing
             self._handled.clear()
             self._inflight.clear()
-            self._event_at.clear()
+            self._event_ticks.clear()
+            self._drawn = {"raid": None, "cd": None}
             self.box_clock.reset()
+            self.box_fault = None  # a held box says so in the HB after its HELLO
         self.incompatible = not compatible
         if compatible and not greeted:
             self.ready = False
@@ -289,18 +313,34 @@ class Link:
         self._last.clear()
         self.events.on_hello(fields, compatible)
 
+    def _heartbeat(self, msg):
+        """The box's HB: whether it hears us (`quiet=1`), the fault it holds back, and the
+        anchors of what it draws (`raid=`, `cd=`)."""
+        self.box_quiet = msg.payload.find("quiet=1") >= 0
+        try:
+            fields = msg.fields()
+        except P.ProtocolError:
+            return
+        fault = fields.get("fault")
+        self.box_fault = None if fault is None else P.unescape_text(fault)[:MAX_FAULT]
+        self._drawn = {"raid": _ticks(fields.get("raid")), "cd": _ticks(fields.get("cd"))}
+
     def _stamped(self, msg):
-        """A line the box stamped with its clock (`t=`): one more sample of the offset; a
-        PRESS's moment on our clock is kept for `event_time`."""
+        """A line the box stamped with its clock (`t=`). An HB's is the clock as it sent it:
+        one more sample of the offset. A PRESS's is when the seat locked, which a retry from
+        before this session may repeat seconds later, so it is no sample: its ticks are kept
+        for `event_time` (the box sends an HB after every HELLO answer, so the clock is
+        known before a new session's first press; issue 34 item 3)."""
         try:
             ticks = int(msg.fields()["t"])
         except (P.ProtocolError, KeyError, ValueError):
             return  # older firmware: no stamp
-        self.box_clock.heard(ticks, self._clock())
-        if msg.kind == P.PRESS:
-            self._event_at[msg.seq] = self.box_clock.host_time(ticks)
-            while len(self._event_at) > self.HANDLED_MEMORY:
-                del self._event_at[next(iter(self._event_at))]
+        if msg.kind == P.HB:
+            self.box_clock.heard(ticks, self._clock())
+            return
+        self._event_ticks[msg.seq] = (ticks, self._clock())
+        while len(self._event_ticks) > self.HANDLED_MEMORY:
+            del self._event_ticks[next(iter(self._event_ticks))]
 
     def _settle(self, msg):
         """ACK/NAK of one of our commands: it needs no more retries.
@@ -319,12 +359,16 @@ class Link:
             return
         self.box_quiet = False  # it answered a line of ours: it hears us
         self._unanswered_since = None
+        if msg.kind == P.ACK and "raid" in fields:  # our SET began its raid then
+            self._drawn = {**self._drawn, "raid": _ticks(fields["raid"])}
         if msg.kind == P.NAK and fields.get("err") == E_SESSION:
             self._session_lost()
             return
         if msg.kind == P.NAK:
             self.errors["nak"] += 1
             log.warning("the box refused command %s: %s", of, fields.get("err"))
+            if fields.get("err") == P.E_FAULT and self.box_fault is None:
+                self.box_fault = ""  # held back; its HB names the error within a second
         for slot, entry in list(self._pending.items()):
             if entry[0] == of:
                 del self._pending[slot]
@@ -350,6 +394,8 @@ class Link:
         try:
             fields = msg.fields()
             rid = int(fields["id"])
+            if msg.kind == P.PRESS and "t" in fields and not self.box_clock.known:
+                return  # no clock from this box yet (firmware < 0.3): its retry gets one
             if msg.kind == P.PRESS:
                 target = int(fields["seat"])
             else:
@@ -367,3 +413,8 @@ class Link:
         except Exception:  # a handler bug must not swallow the event: the retry gets a chance
             self._inflight.discard(seq)
             raise
+
+
+def _ticks(text):
+    """A field's box ticks as an int; None when absent or not a number."""
+    return int(text) if text is not None and text.isdigit() else None

@@ -6,7 +6,8 @@ import threading
 from companion_app.bridge.appclient import AppClient, AppUnreachable
 
 log = logging.getLogger(__name__)
-FIELDS = ("mode", "connected", "problem", "holders", "port", "hello", "last_seen_ms")
+#: What a report carries; the last (the age) changes every time and alone sends nothing.
+FIELDS = ("mode", "connected", "problem", "holders", "fault", "port", "hello", "last_seen_ms")
 
 
 class RemoteStatus:

@@ -29,9 +29,12 @@ MODES = ("serial", "simulator", "virtual", "remote")
 #: Why a box is not connected, when the bridge knows: the box sends nothing (box_silent), the
 #: box hears nothing from us though we hear it (box_deaf), another program has the port open
 #: and reads the box's lines away (port_shared, with `holders`), this bridge cannot open the
-#: port because another program holds it (port_busy, with `holders`: that bridge waits).
+#: port because another program holds it (port_busy, with `holders`: that bridge waits), the
+#: box holds back a state that made its firmware fail (box_fault, with `fault`: the error's
+#: text; issue 34).
 PORT_BUSY = "port_busy"
-PROBLEMS = ("box_silent", "box_deaf", "port_shared", PORT_BUSY)
+PROBLEMS = ("box_silent", "box_deaf", "port_shared", PORT_BUSY, "box_fault")
+MAX_FAULT = 200  # characters of the box's fault text kept
 MAX_HOLDERS = 8  # other programs named in a report at most
 MAX_NAME = 64  # characters of a program name kept
 #: What runs a simulated box's firmware (`companion serve --simulate[=ENGINE]`).
@@ -63,6 +66,7 @@ class DeviceStatus:
         self._holders: list[dict] = []
         self._waiting: dict | None = None  # a port_busy report: a bridge waiting for the port
         self._waiting_until = 0.0
+        self._fault: str | None = None
 
     def update(
         self,
@@ -76,10 +80,12 @@ class DeviceStatus:
         simulator: object = _KEEP,
         problem: object = _KEEP,
         holders: object = _KEEP,
+        fault: object = _KEEP,
     ) -> None:
         """Change the given fields (others keep their value); ValueError for a bad value."""
         _check(mode, connected, port, hello, last_seen_ms)
         _check_problem(problem, holders)
+        _check_fault(fault)
         if simulator is not _KEEP and simulator is not None and simulator not in SIMULATORS:
             raise ValueError(f"simulator must be one of {', '.join(SIMULATORS)}, or null.")
         if problem == PORT_BUSY:
@@ -97,6 +103,8 @@ class DeviceStatus:
                 self._problem = problem
             if holders is not _KEEP:
                 self._holders = [dict(h) for h in holders or ()]
+            if fault is not _KEEP:
+                self._fault = fault  # type: ignore[assignment]  # checked above
             if port is not _KEEP:
                 self._port = port
             if hello is not _KEEP:
@@ -123,8 +131,9 @@ class DeviceStatus:
 
     def snapshot(self) -> dict:
         """The status as JSON: mode, connected, problem (PROBLEMS or None), holders (other
-        programs with the port open: pid, name), port, hello, last_seen_ms (an age, or None),
-        and `simulator` (micropython or cpython) while a simulated box runs in-process."""
+        programs with the port open: pid, name), fault (the error the box holds a state back
+        for, or None), port, hello, last_seen_ms (an age, or None), and `simulator`
+        (micropython or cpython) while a simulated box runs in-process."""
         with self._lock:
             now = self._clock()
             if self._waiting is not None and now <= self._waiting_until and not self._speaks(now):
@@ -132,6 +141,7 @@ class DeviceStatus:
                     **self._waiting,
                     "connected": False,
                     "problem": PORT_BUSY,
+                    "fault": None,
                     "hello": None,
                     "last_seen_ms": None,
                 }
@@ -142,6 +152,7 @@ class DeviceStatus:
                 "connected": self._connected and not expired,
                 "problem": None if expired else self._problem,
                 "holders": [] if expired else [dict(h) for h in self._holders],
+                "fault": None if expired else self._fault,
                 "port": self._port,
                 "hello": None if self._hello is None else dict(self._hello),
                 "last_seen_ms": seen,
@@ -161,6 +172,7 @@ class DeviceStatus:
             simulator=None,
             problem=None,
             holders=[],
+            fault=None,
         )
 
 
@@ -200,6 +212,14 @@ def _check_problem(problem, holders) -> None:
             raise ValueError(shape)
         if len(holder["name"]) > MAX_NAME or not holder["name"].isprintable():
             raise ValueError(shape)
+
+
+def _check_fault(fault) -> None:
+    """Refuse a fault text that is not a short printable string (or null)."""
+    if fault is _KEEP or fault is None:
+        return
+    if not isinstance(fault, str) or len(fault) > MAX_FAULT or not fault.isprintable():
+        raise ValueError(f"fault must be the box's error text (at most {MAX_FAULT}), or null.")
 
 
 def get_status(app: Flask) -> DeviceStatus:

@@ -50,6 +50,12 @@ def panel_text() -> dict:
                 " program or stop the other bridge.",
                 programs="{programs}",
             ),
+            "box_fault": gettext(
+                "The box stopped showing this game: its firmware failed on the table's"
+                " current state (%(fault)s). Play on; it shows the game again after the next"
+                " move. If this happens again, update the box's firmware.",
+                fault="{fault}",
+            ),
         },
         "unknown_holder": gettext("another program"),
         "no_reveal": gettext("No reveal armed"),
@@ -82,21 +88,28 @@ def panel_text() -> dict:
     }
 
 
+#: Problems the badge names even while the box is connected.
+SHOWN_CONNECTED = ("port_shared", "box_fault")
+
+
 def badge_state(status: dict) -> str:
     """virtual (no box), connected, a known problem (another program on the port, the box
-    silent or deaf to us), or disconnected (grey), from the bridge status."""
+    silent or deaf to us, the box holding a state back), or disconnected (grey)."""
     if status["mode"] == VIRTUAL:
         return "virtual"
     problem = status.get("problem")
-    if problem == "port_shared" or (problem and not status["connected"]):
+    if problem in SHOWN_CONNECTED or (problem and not status["connected"]):
         return problem
     return "connected" if status["connected"] else "disconnected"
 
 
 def badge_text(state: str, status: dict, text: dict) -> str:
-    """The badge's words; another program on the port is named with its process id."""
+    """The badge's words; another program on the port is named with its process id, the
+    box's fault with the error's own words."""
     programs = ", ".join(f"{h['name']} ({h['pid']})" for h in status.get("holders") or ())
-    return text["badge"][state].replace("{programs}", programs or text["unknown_holder"])
+    fault = status.get("fault") or "?"
+    programs = programs or text["unknown_holder"]
+    return text["badge"][state].replace("{programs}", programs).replace("{fault}", fault)
 
 
 def reveal_line(reveal: dict | None, text: dict) -> str:

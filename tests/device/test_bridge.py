@@ -155,3 +155,42 @@ def test_a_box_with_another_protocol_gets_nothing_but_hello(live, other_box):
         bridge.stop()
     kinds = {P.decode(raw).kind for raw in bytes(other_box.got).split(b"\n") if raw}
     assert kinds <= {P.HELLO, P.HB}
+
+
+AWAY_S = 2.0  # the bridge is gone this long after the press (a kill -9, an unplug)
+
+
+def test_issue_34_item_3_a_press_made_before_the_bridge_started_is_posted_with_its_age(
+    live, sim, monkeypatch
+):
+    """The box locked the seat AWAY_S before this bridge's session began: the app is told
+    the press is that old (the panel must not replay a countdown the box already finished),
+    not ~0 ms. Bounds from both sides of the real press, so a busy machine only widens them."""
+    posted = []
+    post = Bridge._post_press
+
+    def record(self, client, link, token, table, body):
+        posted.append((time.monotonic(), body))
+        post(self, client, link, token, table, body)
+
+    monkeypatch.setattr(Bridge, "_post_press", record)
+    game = Razzia(live)
+    first = start_bridge(live, sim)
+    try:
+        game.arm([0, 1])
+        assert sim.wait_leds(lambda v: v.seat_px[:2] == ["armed"] * 2, SHOWN_S)
+    finally:
+        first.stop()  # the box keeps the reveal and retries what it sends
+    pressed_from = time.monotonic()
+    tap(sim, 1)
+    pressed_by = time.monotonic()
+    time.sleep(AWAY_S)
+    second = start_bridge(live, sim)
+    try:
+        assert wait_locked(game, [0], SHOWN_S), posted
+    finally:
+        second.stop()
+    (at, body) = posted[-1]
+    slack_ms = 500  # the box clock's offset is the fastest heartbeat's: late by its trip
+    assert (at - pressed_by) * 1000 - slack_ms <= body["age_ms"] <= (at - pressed_from) * 1000
+    assert body["age_ms"] >= AWAY_S * 1000 - slack_ms

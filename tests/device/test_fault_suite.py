@@ -16,21 +16,25 @@ import random
 import signal
 import threading
 import time
+import urllib.request
 
 import pytest
 
 from companion_app.bridge.deploy import deploy
 from companion_app.bridge.driver import Bridge
+from companion_app.bridge.firmware import load_firmware
+from companion_app.simulator import micropython as mpsim
 from firmware import protocol as P
 from tests.device.faultrig import ARMED_S, LOCKED_S, REAL_BOOT_MS, ROWS, SEATS, Rig, print_table
 from tests.device.faults import KINDS, LineDropper, LineHolder, Mangler
-from tests.device.liveapp import wait_until
+from tests.device.liveapp import Razzia, wait_until
 from tests.device.play import assert_recovers, assert_recovers_steady, wait_locked
 from tests.device.procs import Companion
 from tests.device.test_repl_deploy import WDT_S, newer_build
 
 pytestmark = pytest.mark.alone
 
+Supervisor = load_firmware().supervisor.Supervisor  # the firmware's, on CPython
 RESET_S = 3.0  # mpremote's `reset` resets the board 100 ms after it returns
 
 
@@ -355,3 +359,64 @@ def test_a_bridge_process_killed_and_started_again(rig):
     finally:
         new.close()
     r.record("bridge kill -9, new process", recovery, expected, note="from launch", bounded=False)
+
+
+POISON_AT = 1  # police on the table that make the poisoned build's drawing raise
+FAULT_WORDS = "ZeroDivisionError: poisoned state"
+HELD_S = 30.0  # three faults (2 s of fault pattern each) and boots, on a busy machine
+
+
+def poisoned_build(tmp_path):
+    """firmware/*.py whose Frame.render raises on POISON_AT police: a handler bug that the
+    app's state triggers (issue 34: it looped the box, reset it twice in 25 s)."""
+    folder = tmp_path / "poisoned"
+    folder.mkdir()
+    for source in newer_build(tmp_path, version="0.3.0-poisoned"):
+        text = source.read_text()
+        if source.name == "frame.py":
+            anchor = '        """Draw `scene` as it should look at tick `now` into `self.buf`."""\n'
+            assert anchor in text
+            bug = f"        if scene.police == {POISON_AT}:\n"
+            bug += f'            raise ZeroDivisionError("{FAULT_WORDS.split(": ")[1]}")\n'
+            text = text.replace(anchor, anchor + bug)
+        (folder / source.name).write_text(text)
+    return folder
+
+
+def test_issue_34_item_2_a_poisoned_state_does_not_loop_the_box(live, tmp_path):
+    """The whole firmware under MicroPython with the bug: after three faults the box holds the
+    state back (no reset, no more faults), the panel names the fault in the player's words,
+    and the next move (a state that works) brings the table back."""
+    sim = mpsim.MicroPythonSimulator(flash=poisoned_build(tmp_path)).start()
+    bridge = Bridge(live.url, lambda: sim.path, mode="simulator", report=live.status.update)
+    bridge.start()
+    try:
+        game = Razzia(live)
+        assert sim.wait_leds(lambda v: v.shows(0, 7, 1), ARMED_S), sim.leds()
+        game.draw_police()  # police 1: the box's drawing raises
+        poisoned_at = time.monotonic()
+
+        def held():
+            status = live.ok("GET", "/api/device/status")
+            return status if status["fault"] == FAULT_WORDS else None
+
+        status = wait_until(held, HELD_S)
+        assert status and status["problem"] == "box_fault", live.ok("GET", "/api/device/status")
+        held_s = time.monotonic() - poisoned_at
+        faults = sum(FAULT_WORDS in line for line in sim.printed)
+        time.sleep(2 * Supervisor.FAULT_MS / 1000)  # a loop would fault (and print) again
+        assert sum(FAULT_WORDS in line for line in sim.printed) == faults
+        assert Supervisor.GUARD_FAULTS <= faults < Supervisor.MAX_FAULTS, sim.printed
+        assert sim.resets == []  # no machine.reset(), no watchdog: no boot loop
+        page = urllib.request.urlopen(f"{live.url}/tables/{game.id}/box", timeout=10).read()
+        assert b'data-state="box_fault"' in page and FAULT_WORDS.encode() in page
+        game.draw_police()  # the next move: a state that works clears the guard
+        recovery = assert_recovers(sim, game)
+        cleared = wait_until(lambda: live.ok("GET", "/api/device/status")["fault"] is None, 5.0)
+        assert cleared and sim.resets == []
+        row = f"poisoned state (held after {faults} faults)"
+        note = f"fault shown {held_s:.1f} s after the move, 0 resets"
+        ROWS.append((row, recovery, 0, 0, note, sim.LABEL))
+    finally:
+        bridge.stop()
+        sim.stop()

@@ -196,8 +196,9 @@ def test_two_host_processes_each_opened_with_hello_seq_1(replay):
 
 def test_every_press_and_reveal_is_acknowledged(replay):
     """...each answer naming the session that handled it (docs/protocol.md "Sessions")."""
-    first = [f"of={seq} host=0c0ffee1" for seq in (16, 17, 19, 20, 22)]
-    second = [f"of={seq} host=0c0ffee2" for seq in (15, 17)]
+    # device seqs of the golden transcript (firmware 0.3.0: an HB follows each HELLO answer)
+    first = [f"of={seq} host=0c0ffee1" for seq in (18, 19, 21, 22, 24)]
+    second = [f"of={seq} host=0c0ffee2" for seq in (17, 19)]
     assert replay.acks == first + second
 
 

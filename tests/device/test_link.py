@@ -393,3 +393,83 @@ def test_a_press_is_dated_by_the_box_not_by_when_it_was_read():
     assert w.link.event_time(w.events.presses[-1][0]) is None
     w.device(P.HELLO, box_hello("b0070002"))  # the box restarted: its clock began again
     assert w.link.event_time(token) is None and w.link.box_clock.host_time(0) is None
+
+
+def test_issue_34_item_3_a_press_from_before_the_session_is_dated_by_the_hb_after_hello():
+    """A bridge restarted (kill -9, unplug) while a PRESS waited on the box: the box's retry
+    of it may come first, but its `t=` is when the seat locked, not the box's clock now."""
+    w = Wire()
+    w.device(P.PRESS, "id=1 seat=2 t=2000", seq=7)  # a retry before our HELLO: not ours yet
+    w.link.start()
+    w.device(P.HELLO, box_hello("b0070001", NONCE))
+    w.device(P.HB, "t=8000")  # firmware 0.3: the box's clock right after its HELLO answer
+    w.clock.now += 0.2
+    w.device(P.PRESS, "id=1 seat=2 t=2000", seq=7)  # the retry, 6 s after the lock
+    (token, _, seat) = w.events.presses[-1]
+    assert seat == 2
+    assert w.link.event_time(token) == pytest.approx(w.clock.now - 6.2)
+
+
+def test_issue_34_item_3_without_the_box_clock_a_press_waits_for_the_next_heartbeat():
+    """Firmware before 0.3 sends no HB after its HELLO answer: the press is left to the
+    box's retry, which comes after a heartbeat gave the clock (not dated `now`)."""
+    w = Wire()
+    w.link.start()
+    w.device(P.HELLO, box_hello("b0070001", NONCE))
+    w.device(P.PRESS, "id=1 seat=2 t=2000", seq=7)
+    assert w.events.presses == [] and w.lines() != []  # no ACK: only the state went out
+    w.device(P.HB, "t=5000")
+    w.device(P.PRESS, "id=1 seat=2 t=2000", seq=7)
+    (token, _, _) = w.events.presses[-1]
+    assert w.link.event_time(token) == pytest.approx(w.clock.now - 3.0)
+
+
+def test_issue_34_item_2_the_box_fault_is_read_from_its_heartbeat():
+    w = Wire()
+    w.link.start()
+    w.device(P.HELLO, box_hello("b0070001", NONCE))
+    assert w.link.box_fault is None
+    seq = w.link._tx_seq
+    w.link.command(P.SET, "police=5 limit=7 round=1 rounds=3 seats=4")
+    w.device(P.NAK, f"of={seq} err=fault host={NONCE}")
+    assert w.link.box_fault == ""  # held back: the words come with the next HB
+    text = P.escape_text("ZeroDivisionError: divide by zero", 64)
+    w.device(P.HB, f"t=1000 fault={text}")
+    assert w.link.box_fault == "ZeroDivisionError: divide by zero"
+    w.device(P.HB, "t=2000")  # a state that works cleared it
+    assert w.link.box_fault is None
+
+
+def test_a_press_that_crossed_faster_than_every_heartbeat_is_never_dated_after_it_arrived():
+    """HBs alone set the offset now: a PRESS read sooner after it was sent than any HB was
+    would map to a moment after its arrival (a negative age, which the app refuses)."""
+    w = Wire()
+    w.link.start()
+    w.device(P.HELLO, box_hello("b0070001", NONCE))
+    w.device(P.HB, "t=5000")  # this one was 30 ms on the way...
+    w.clock.now += 0.98
+    w.device(P.PRESS, "id=1 seat=2 t=5990")  # ...this one 0 ms (read at box 6000 - 30 + 10)
+    (token, _, _) = w.events.presses[-1]
+    assert w.link.event_time(token) == w.clock.now
+
+
+def test_issue_34_item_4_the_box_says_what_it_draws_on_its_clock():
+    """A SET that begins a raid is answered with the raid's first tick; heartbeats carry the
+    raid and countdown anchors while they run; the link gives them on its own clock."""
+    w = Wire()
+    w.link.start()
+    w.device(P.HELLO, box_hello("b0070001", NONCE))
+    w.device(P.HB, "t=5000")  # host 100.0 = box 5000
+    assert w.link.box_drawn() == {"raid_at": None, "countdown_end": None}
+    seq = w.link._tx_seq
+    w.link.command(P.SET, "police=7 limit=7 round=1 rounds=3 seats=4")
+    w.device(P.ACK, f"of={seq} raid=5300 host={NONCE}")
+    assert w.link.box_drawn()["raid_at"] == pytest.approx(100.3)
+    w.clock.now += 1.0
+    w.device(P.HB, "t=6000 raid=5300 cd=6900")
+    assert w.link.box_drawn() == {
+        "raid_at": pytest.approx(100.3),
+        "countdown_end": pytest.approx(101.9),
+    }
+    w.device(P.HB, "t=10000")  # both over
+    assert w.link.box_drawn() == {"raid_at": None, "countdown_end": None}

@@ -100,6 +100,7 @@ def test_without_a_bridge_the_status_is_virtual(device):
         "connected": False,
         "problem": None,
         "holders": [],
+        "fault": None,
         "port": None,
         "hello": None,
         "last_seen_ms": None,
@@ -128,6 +129,9 @@ def test_a_remote_bridge_names_the_problem_and_who_else_has_the_port(device):
         {"holders": [{"pid": 1, "name": "cat", "uid": 0}]},
         {"holders": [{"pid": 1, "name": "x" * 65}]},
         {"holders": [{"pid": i, "name": "cat"} for i in range(9)]},
+        {"fault": 3},
+        {"fault": "x" * 201},
+        {"fault": "two\nlines"},
     ],
 )
 def test_a_bad_problem_or_holders_report_is_refused_and_changes_nothing(device, report):
@@ -198,6 +202,37 @@ def test_the_panel_names_the_program_that_shares_the_port(app, client, device, l
     page = client.get(f"/tables/{table['id']}/box", headers={"Accept-Language": language})
     html = page.get_data(as_text=True)
     assert 'data-state="port_shared"' in html
+    assert words.replace("'", "&#39;") in html
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        (
+            "en",
+            "The box stopped showing this game: its firmware failed on the table's current"
+            " state (ZeroDivisionError: divide by zero).",
+        ),
+        (
+            "cs",
+            "Krabička přestala ukazovat hru: její firmware selhal na současném stavu stolu"
+            " (ZeroDivisionError: divide by zero).",
+        ),
+    ],
+)
+def test_issue_34_item_2_the_panel_shows_the_box_fault_in_the_players_words(
+    app, client, device, language, words
+):
+    """The box holds back a state that made its firmware raise: the badge says so (with the
+    error's own text) although the box is connected, and a remote bridge can report it."""
+    table = device.dealt()
+    fault = "ZeroDivisionError: divide by zero"
+    report = {"mode": "remote", "connected": True, "problem": "box_fault", "fault": fault}
+    status, body = device.call("PUT", "/api/device/status", report)
+    assert status == 200 and body["fault"] == fault
+    page = client.get(f"/tables/{table['id']}/box", headers={"Accept-Language": language})
+    html = page.get_data(as_text=True)
+    assert 'data-state="box_fault"' in html
     assert words.replace("'", "&#39;") in html
 
 

@@ -39,7 +39,7 @@ def test_hello_on_boot_says_who_it_is(host, box):
 def test_hello_on_request_and_only_once_at_boot(host):
     host.at(0)
     assert host.at(5) == []
-    assert kinds(host.send(P.HELLO, "proto=1")) == [P.HELLO]
+    assert kinds(host.send(P.HELLO, "proto=1")) == [P.HELLO, P.HB]  # its clock follows
 
 
 def test_set_applies_the_whole_display_state_and_is_acknowledged(host, box):
@@ -168,9 +168,10 @@ def test_device_sequence_counts_every_line(host):
     replies = host.at(0) + host.send(P.HELLO) + host.send(P.HB) + host.at(1000)
     assert [(m.seq, m.kind) for m in replies] == [
         (1, P.HELLO),  # at boot
-        (2, P.HELLO),  # the answer
-        (3, P.HELLO),  # announced again: no host has set the state yet
-        (4, P.HB),
+        (2, P.HELLO),  # the answer...
+        (3, P.HB),  # ...and the box's clock with it (issue 34 item 3)
+        (4, P.HELLO),  # announced again: no host has set the state yet
+        (5, P.HB),
     ]
 
 
@@ -407,7 +408,7 @@ def test_commands_before_any_host_hello_are_neither_applied_nor_answered(host, b
 
 
 def test_the_hello_answer_names_the_boot_and_the_host(host, box):
-    (boot, answer) = host.open("0c0ffee1")
+    (boot, answer, _beat) = host.open("0c0ffee1")
     assert "host" not in boot.fields()
     assert answer.fields()["boot"] == box.boot and answer.fields()["host"] == "0c0ffee1"
 
@@ -501,3 +502,20 @@ def test_serve_is_the_board_loop_ticking_until_stop(port):
     assert len(naps) == 4 and all(0 <= ms <= Box.TICK_MS for ms in naps)
     assert [P.decode(line.encode()).kind for line in port.take_lines()] == [P.HELLO, P.ACK]
     assert not box.running and not any(box.strip._np.buf)  # LEDs off for the REPL
+
+
+def test_issue_34_item_4_the_box_reports_the_anchors_of_what_it_draws(host, box):
+    """The raid's first tick in the ACK of the SET that began it and in heartbeats while it
+    runs; the countdown's end in heartbeats while it runs; nothing once they are over."""
+    host.start("police=6 limit=7 round=1 rounds=3 seats=2")
+    host.now = 300
+    (ack,) = host.send(P.SET, "police=7 limit=7 round=1 rounds=3 seats=2")
+    assert ack.fields()["raid"] == "300"
+    (again,) = host.send(P.SET, "police=7 limit=7 round=2 rounds=3 seats=2")
+    assert "raid" not in again.fields()  # the same raid goes on
+    host.send(P.ARM, "id=1 seats=1 locked=1")  # the only seat locked: the countdown runs
+    (beat,) = [m for m in host.at(1000) if m.kind == P.HB]
+    assert beat.fields()["raid"] == "300"
+    assert beat.fields()["cd"] == str(300 + box.COUNTDOWN_MS)
+    later = [m for m in host.at(300 + box.frame.RAID_MS + 1000) if m.kind == P.HB]
+    assert later and "raid" not in later[-1].fields() and "cd" not in later[-1].fields()

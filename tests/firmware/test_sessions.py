@@ -95,7 +95,7 @@ def test_an_answer_naming_another_session_leaves_the_press_pending(host, box):
 
 def test_the_hello_answer_to_a_new_host_names_it(host):
     host.open()
-    (hello,) = new_host(host)
+    (hello, _beat) = new_host(host)
     assert hello.fields()["host"] == NEW_HOST
 
 

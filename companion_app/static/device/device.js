@@ -191,7 +191,8 @@
       var follow = root.querySelector(".device-follow");
       var state = status.mode === "virtual" ? "virtual" : status.connected ? "connected" : "disconnected";
       var problem = status.problem && text.badge[status.problem] ? status.problem : null;
-      if (state !== "virtual" && problem && (problem === "port_shared" || state !== "connected")) state = problem;
+      var shownConnected = problem === "port_shared" || problem === "box_fault";
+      if (state !== "virtual" && problem && (shownConnected || state !== "connected")) state = problem;
       var programs = (status.holders || []).map(function (h) { return h.name + " (" + h.pid + ")"; });
       // The strip shows the disconnected dot while its bridge cannot reach it: so does the panel.
       var down = status.mode !== "virtual" && !status.connected;
@@ -202,7 +203,8 @@
         refresh().catch(function () { showError(text.offline); });
       }
       badge.dataset.state = state;
-      badge.textContent = text.badge[state].replace("{programs}", programs.join(", ") || text.unknown_holder);
+      badge.textContent = text.badge[state].replace("{programs}", programs.join(", ") || text.unknown_holder)
+        .replace("{fault}", status.fault || "?");
       if (state === "connected") unfold(); // a box plugged in: show what it shows
       var followed = status.followed === data.table;
       paintOwner(status.followed);
