@@ -1,4 +1,6 @@
 // New table: the roster's chips seat people with one tap each; letters typed in a seat filter them.
+// Each seat says what its name is to the roster (/people/match: the server's rule): in the
+// roster, "matches: Cýril" (then the "new person" tick shows) or a new person.
 (function () {
   "use strict";
   // Chips shown before any letter is typed: the people who played most recently.
@@ -16,8 +18,45 @@
     var chips = Array.prototype.slice.call(box.querySelectorAll(".roster-chip"));
     var searching = null; // the seat whose letters filter the chips
 
+    // The seat being typed in does not take its chip away: "Cyril" keeps "Cýril" in view.
     function seated() {
-      return seats.map(function (seat) { return fold(seat.value); }).filter(Boolean);
+      return seats.filter(function (seat) { return seat !== searching; })
+        .map(function (seat) { return fold(seat.value); }).filter(Boolean);
+    }
+
+    var asked = 0;
+    function says(key, name) {
+      return (form.dataset[key] || "").replace("{name}", name);
+    }
+    function showMatch(seat) {
+      var label = seat.closest(".seat-input");
+      var out = label.querySelector("[data-seat-match]");
+      var tick = label.nextElementSibling;
+      var name = seat.value.trim();
+      if (!name) {
+        out.textContent = "";
+        out.classList.remove("near");
+        if (tick && tick.hasAttribute("data-new-person")) tick.hidden = true;
+        return;
+      }
+      var ask = ++asked;
+      seat.dataset.asked = String(ask);
+      fetch(form.dataset.matchUrl + "?name=" + encodeURIComponent(name), { headers: { Accept: "application/json" } })
+        .then(function (response) { return response.ok ? response.json() : null; })
+        .then(function (found) {
+          if (!found || seat.dataset.asked !== String(ask)) return;
+          var near = found.kind === "near";
+          out.textContent = near ? says("saysNear", found.name) :
+            found.kind === "known" ? says("saysKnown", found.name) : says("saysNew", name);
+          out.classList.toggle("near", near);
+          if (tick && tick.hasAttribute("data-new-person")) {
+            tick.hidden = !near;
+            var text = tick.querySelector("[data-tick-text]");
+            if (near && text) text.textContent = says("saysTick", found.name);
+            if (!near) tick.querySelector("input").checked = false;
+          }
+        })
+        .catch(function () { /* the form still refuses a near name on the server */ });
     }
 
     function refresh() {
@@ -45,14 +84,15 @@
       var seat = target();
       if (!seat) return;
       seat.value = chip.dataset.name;
-      seat.dispatchEvent(new Event("input", { bubbles: true }));
       searching = null;
+      seat.dispatchEvent(new Event("input", { bubbles: true }));
       refresh();
     });
     seats.forEach(function (seat) {
       seat.addEventListener("input", function (event) {
         if (event.isTrusted) searching = seat;
         refresh();
+        showMatch(seat);
       });
     });
     box.hidden = false;
