@@ -94,6 +94,11 @@
         refresh();
         showMatch(seat);
       });
+      // Moving on to another seat ends the search of the last one: all chips again.
+      seat.addEventListener("focus", function () {
+        searching = seat.value.trim() ? seat : null;
+        refresh();
+      });
     });
     box.hidden = false;
     refresh();
