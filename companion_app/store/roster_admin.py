@@ -40,17 +40,29 @@ class Merge:
     undone: bool
 
 
-def add(conn: sqlite3.Connection, text: object, now: str, *, new_person: bool = False) -> int:
-    """A new person named `text`; refused when the name is someone's, or looks like someone's
-    and `new_person` (the organiser's tick) is not given."""
+def add(
+    conn: sqlite3.Connection, text: object, now: str, *, new_person: bool = False
+) -> tuple[int, bool]:
+    """(person, True if shown again): a new person named `text`, or the hidden person it
+    spells shown again; refused when the name is someone's, or looks like someone's and
+    `new_person` (the organiser's tick) is not given."""
     name = check_person_name(text)
     met = roster.matcher(conn).match(name)
+    if met.kind == KNOWN and _is_hidden(conn, met.person):
+        conn.execute("UPDATE people SET hidden = 0 WHERE id = ?", (met.person,))
+        return int(met.person), True
     if met.kind == KNOWN:
         raise RosterError(ALREADY, name=name, other=roster.get(conn, met.person)[0].name)
     if met.kind == NEAR and not new_person:
         raise RosterError(NEAR_PERSON, name=name, other=roster.get(conn, met.person)[0].name)
     cursor = conn.execute("INSERT INTO people (name, created_at) VALUES (?, ?)", (name, now))
-    return int(cursor.lastrowid)
+    return int(cursor.lastrowid), False
+
+
+def _is_hidden(conn: sqlite3.Connection, person_id: object) -> bool:
+    """True for a person hidden from the seating chips."""
+    row = conn.execute("SELECT hidden FROM people WHERE id = ?", (person_id,)).fetchone()
+    return bool(row and row["hidden"])
 
 
 def _current(conn: sqlite3.Connection, person_id: object) -> roster.Person:

@@ -36,13 +36,18 @@ def add_person():
     """The organiser adds a person before the evening (a near spelling needs the tick)."""
     conn = db.get_db()
     name = request.form.get("name", "")
+    ticked = bool(request.form.get("new_person"))
     try:
         with db.write_transaction(conn):
-            roster_admin.add(conn, name, _now(), new_person=bool(request.form.get("new_person")))
+            person, shown_again = roster_admin.add(conn, name, _now(), new_person=ticked)
+            found = roster.get(conn, person)[0].name
     except FORM_REFUSALS as refused:
         flash(translate_error(refused), ADD_AREA)
         return redirect(url_for("club.people", add=name), code=303)
-    flash(gettext("%(name)s joined the roster.", name=name.strip()), DONE)
+    if shown_again:  # the name of a hidden person: their chip is back
+        flash(gettext("%(name)s shows on the seating chips again.", name=found), DONE)
+    else:
+        flash(gettext("%(name)s joined the roster.", name=found), DONE)
     return redirect(url_for("club.people"), code=303)
 
 
@@ -132,18 +137,13 @@ def hint(name: str, matcher, names: dict) -> dict:
 def seat_hints(typed: list[str]) -> list[dict]:
     """The hint of each seat's name, for the new-table form."""
     conn = db.get_db()
-    matcher, names = roster.matcher(conn), _every_name(conn)
+    matcher, names = roster.matcher(conn), roster.names(conn)
     return [hint(name, matcher, names) for name in typed]
-
-
-def _every_name(conn) -> dict:
-    """Every person's current name (hidden ones too) by id."""
-    return roster.names(conn)
 
 
 def match():
     """What a typed name is to the roster, as JSON: {"kind": known/near/new, "name": ...}."""
     name = request.args.get("name", "")[:80]
     conn = db.get_db()
-    found = hint(name, roster.matcher(conn), _every_name(conn))
+    found = hint(name, roster.matcher(conn), roster.names(conn))
     return {"kind": found["kind"] or NEW, "name": found["name"]}

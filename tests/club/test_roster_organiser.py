@@ -145,6 +145,16 @@ def test_a_person_with_games_is_not_removed_but_can_be_hidden_and_shown(app, cli
     assert set(chips(client)) == {"Ann", "Bob"}
 
 
+def test_adding_the_name_of_a_hidden_person_shows_them_again(app, client, club):
+    club.play(["Ann", "Bob"], [1, 2])
+    ann = people(app)["Ann"].id
+    client.post(f"/people/{ann}/hide")
+    again = client.post("/people/add", data={"name": "ann"}, follow_redirects=True)
+    assert "Ann shows on the seating chips again." in text(again)
+    assert people(app)["Ann"].id == ann and not people(app)["Ann"].hidden
+    assert set(people(app)) == {"Ann", "Bob"}
+
+
 def test_a_person_something_was_merged_into_is_not_removed(app, client):
     client.post("/people/add", data={"name": "Hana"})
     client.post("/people/add", data={"name": "Hanka"})
