@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from companion_app import cli, create_app
 from companion_app.store import db, roster
 from scoring.league.roster import KNOWN, NEAR, NEW, match, near_key
 
@@ -155,6 +156,17 @@ def test_adding_the_name_of_a_hidden_person_shows_them_again(app, client, club):
     assert set(people(app)) == {"Ann", "Bob"}
 
 
+def test_a_hidden_person_stays_hidden_through_the_export_file(app, client, club, tmp_path):
+    club.play(["Ann", "Bob"], [1, 2])
+    client.post(f"/people/{people(app)['Ann'].id}/hide")
+    path = tmp_path / "club.json"
+    assert cli.main(["export", "--instance", app.instance_path, str(path)]) == 0
+    assert cli.main(["import", "--instance", str(tmp_path / "other"), str(path)]) == 0
+    other = create_app({"TESTING": True, "SECRET_KEY": "t"}, instance_path=str(tmp_path / "other"))
+    hidden = {name: person.hidden for name, person in people(other).items()}
+    assert hidden == {"Ann": True, "Bob": False}
+
+
 def test_a_person_something_was_merged_into_is_not_removed(app, client):
     client.post("/people/add", data={"name": "Hana"})
     client.post("/people/add", data={"name": "Hanka"})
@@ -236,6 +248,20 @@ def test_undo_waits_for_a_later_merge_of_the_kept_person(app, client, club):
     refused = client.post(undo, data={"person": full}, follow_redirects=True)
     assert "Petr was merged again since; undo that merge first." in text(refused)
     assert set(people(app)) == {"Petr Novák", "Eva", "Jan"}
+
+
+def test_undo_is_refused_when_the_kept_person_took_the_merged_name(app, client, club):
+    club.play(["Petr", "Eva"], [1, 2])
+    club.play(["Ptr", "Eva"], [1, 2])
+    found = people(app)
+    petr, typo = found["Petr"].id, found["Ptr"].id
+    client.post(f"/people/{petr}/merge", data={"other": typo, "confirm": "yes"})
+    client.post(f"/people/{petr}/rename", data={"name": "PTR"})
+    page = client.get(f"/people/{petr}").get_data(as_text=True)
+    undo = re.search(r'action="(/people/merges/\d+/undo)"', page).group(1)
+    refused = client.post(undo, data={"person": petr}, follow_redirects=True)
+    assert "Ptr is now a spelling of PTR; rename PTR first, then undo the merge." in text(refused)
+    assert set(people(app)) == {"PTR", "Eva"} and people(app)["PTR"].tables == 2
 
 
 def test_two_people_who_played_together_are_refused_before_the_confirm_page(app, client, club):
