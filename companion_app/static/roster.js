@@ -34,6 +34,7 @@
       var tick = label.nextElementSibling;
       var name = seat.value.trim();
       if (!name) {
+        seat.dataset.matched = "";
         out.textContent = "";
         out.classList.remove("near");
         if (tick && tick.hasAttribute("data-new-person")) tick.hidden = true;
@@ -46,6 +47,8 @@
         .then(function (found) {
           if (!found || seat.dataset.asked !== String(ask)) return;
           var near = found.kind === "near";
+          seat.dataset.matched = found.name || "";
+          refresh();
           out.textContent = near ? says("saysNear", found.name) :
             found.kind === "known" ? says("saysKnown", found.name) : says("saysNew", name);
           out.classList.toggle("near", near);
@@ -64,9 +67,11 @@
       var letters = searching ? fold(searching.value) : "";
       var shown = 0;
       var limit = letters ? FOUND : RECENT;
+      var pinned = searching && searching.dataset.matched ? fold(searching.dataset.matched) : "";
       chips.forEach(function (chip) {
         var name = fold(chip.dataset.name);
-        var match = !letters || name.indexOf(letters) !== -1;
+        // The person the server matched (look-alike letters too) stays in view.
+        var match = !letters || name.indexOf(letters) !== -1 || name === pinned;
         var show = match && taken.indexOf(name) === -1 && shown < limit;
         chip.hidden = !show;
         if (show) shown += 1;

@@ -103,6 +103,19 @@ def test_a_near_duplicate_keeps_its_chip_and_is_seated_only_when_ticked_as_new(
 
 
 @pytest.mark.browser
+def test_a_look_alike_spelling_keeps_the_matched_chip_in_view(live_server, browser, ranked):
+    base, app = live_server
+    Club(app).play(["Cýril", "Eva"], [1, 2])
+    page = browser.new_page(viewport=LANDSCAPE, locale="en-GB")
+    page.goto(base + "/tables/new/razzia")
+    page.click("[data-testid=player-0]")
+    page.keyboard.type("\u0421yril")  # a Cyrillic С: no letters in common with the chip's
+    page.locator("[data-testid=seat-match-0]").filter(has_text="matches: Cýril").wait_for()
+    page.locator(".roster-chip[data-name='Cýril']").wait_for(state="visible")
+    assert page.locator(".roster-chip[data-name='Eva']").is_hidden()  # the letters filter
+
+
+@pytest.mark.browser
 @pytest.mark.parametrize("locale", ["en-GB", "cs-CZ"])
 @pytest.mark.parametrize("width", [1024, 800])
 def test_the_header_with_players_stays_one_line(live_server, browser, locale, width):
