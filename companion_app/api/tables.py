@@ -133,16 +133,25 @@ def list_tables() -> dict:
 
 @bp.post("/tables")
 def create_table() -> tuple[dict, int, dict]:
-    """Start a table: {"game": "razzia", "players": ["Ann", "Bob", ...]}."""
+    """Start a table: {"game": "razzia", "players": ["Ann", "Bob", ...]}.
+
+    A name that only differs from a roster person's by accents is refused (400 naming the
+    person) unless "new_people" lists it: ["Cyril"] seats a new Cyril beside Cýril.
+    """
     body = object_body()
     if "game" not in body:
         raise ApiError(BAD_REQUEST, f"game: missing; known games: {', '.join(game_names())}.")
     players = body.get("players")
     if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
         raise ApiError(BAD_REQUEST, 'players must be a list of names, like ["Ann", "Bob"].')
-    setup = {key: value for key, value in body.items() if key != "game"}
+    new_people = body.get("new_people", [])
+    if not isinstance(new_people, list) or not all(isinstance(name, str) for name in new_people):
+        raise ApiError(BAD_REQUEST, 'new_people must be a list of names, like ["Cyril"].')
+    setup = {key: value for key, value in body.items() if key not in ("game", "new_people")}
     try:
-        table = get_store().create_table(body["game"], setup, origin=rights.origin())
+        table = get_store().create_table(
+            body["game"], setup, origin=rights.origin(), new_people=new_people
+        )
     except RuleError as refused:
         if not getattr(refused, "others", None):
             raise  # one refusal: {"error": ...} as for every other request

@@ -1,4 +1,6 @@
 // New table: the roster's chips seat people with one tap each; letters typed in a seat filter them.
+// Each seat says what its name is to the roster (/people/match: the server's rule): in the
+// roster, "matches: Cýril" (then the "new person" tick shows) or a new person.
 (function () {
   "use strict";
   // Chips shown before any letter is typed: the people who played most recently.
@@ -16,8 +18,48 @@
     var chips = Array.prototype.slice.call(box.querySelectorAll(".roster-chip"));
     var searching = null; // the seat whose letters filter the chips
 
+    // The seat being typed in does not take its chip away: "Cyril" keeps "Cýril" in view.
     function seated() {
-      return seats.map(function (seat) { return fold(seat.value); }).filter(Boolean);
+      return seats.filter(function (seat) { return seat !== searching; })
+        .map(function (seat) { return fold(seat.value); }).filter(Boolean);
+    }
+
+    var asked = 0;
+    function says(key, name) {
+      return (form.dataset[key] || "").replace("{name}", name);
+    }
+    function showMatch(seat) {
+      var label = seat.closest(".seat-input");
+      var out = label.querySelector("[data-seat-match]");
+      var tick = label.nextElementSibling;
+      var name = seat.value.trim();
+      if (!name) {
+        seat.dataset.matched = "";
+        out.textContent = "";
+        out.classList.remove("near");
+        if (tick && tick.hasAttribute("data-new-person")) tick.hidden = true;
+        return;
+      }
+      var ask = ++asked;
+      seat.dataset.asked = String(ask);
+      fetch(form.dataset.matchUrl + "?name=" + encodeURIComponent(name), { headers: { Accept: "application/json" } })
+        .then(function (response) { return response.ok ? response.json() : null; })
+        .then(function (found) {
+          if (!found || seat.dataset.asked !== String(ask)) return;
+          var near = found.kind === "near";
+          seat.dataset.matched = found.name || "";
+          refresh();
+          out.textContent = near ? says("saysNear", found.name) :
+            found.kind === "known" ? says("saysKnown", found.name) : says("saysNew", name);
+          out.classList.toggle("near", near);
+          if (tick && tick.hasAttribute("data-new-person")) {
+            tick.hidden = !near;
+            var text = tick.querySelector("[data-tick-text]");
+            if (near && text) text.textContent = says("saysTick", found.name);
+            if (!near) tick.querySelector("input").checked = false;
+          }
+        })
+        .catch(function () { /* the form still refuses a near name on the server */ });
     }
 
     function refresh() {
@@ -25,9 +67,11 @@
       var letters = searching ? fold(searching.value) : "";
       var shown = 0;
       var limit = letters ? FOUND : RECENT;
+      var pinned = searching && searching.dataset.matched ? fold(searching.dataset.matched) : "";
       chips.forEach(function (chip) {
         var name = fold(chip.dataset.name);
-        var match = !letters || name.indexOf(letters) !== -1;
+        // The person the server matched (look-alike letters too) stays in view.
+        var match = !letters || name.indexOf(letters) !== -1 || name === pinned;
         var show = match && taken.indexOf(name) === -1 && shown < limit;
         chip.hidden = !show;
         if (show) shown += 1;
@@ -45,13 +89,19 @@
       var seat = target();
       if (!seat) return;
       seat.value = chip.dataset.name;
-      seat.dispatchEvent(new Event("input", { bubbles: true }));
       searching = null;
+      seat.dispatchEvent(new Event("input", { bubbles: true }));
       refresh();
     });
     seats.forEach(function (seat) {
       seat.addEventListener("input", function (event) {
         if (event.isTrusted) searching = seat;
+        refresh();
+        showMatch(seat);
+      });
+      // Moving on to another seat ends the search of the last one: all chips again.
+      seat.addEventListener("focus", function () {
+        searching = seat.value.trim() ? seat : null;
         refresh();
       });
     });

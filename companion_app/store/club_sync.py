@@ -10,6 +10,7 @@ club (store/counted.py) is decided in the same transaction that creates it.
 """
 
 import sqlite3
+from collections.abc import Collection
 from datetime import datetime
 
 from flask import Flask
@@ -20,11 +21,16 @@ from scoring.games import get_game
 
 
 def follow_create(
-    conn: sqlite3.Connection, table_id: str, game: str, state: dict, now: str
+    conn: sqlite3.Connection,
+    table_id: str,
+    game: str,
+    state: dict,
+    now: str,
+    new_people: Collection[str] | None = None,
 ) -> None:
-    """Seat a new table's people, put it into today's evening and count it if its creator is
-    trusted."""
-    roster.seat_people(conn, table_id, seat_names(game, state), now)
+    """Seat a new table's people (refusing unconfirmed near-duplicates when `new_people` is
+    given), put it into today's evening and count it if its creator is trusted."""
+    roster.seat_people(conn, table_id, seat_names(game, state), now, new_people=new_people)
     league.assign_evening(conn, table_id, datetime.fromisoformat(now))
     counted.follow_create(conn, table_id, now)
 

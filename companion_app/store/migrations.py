@@ -218,6 +218,28 @@ CREATE TABLE IF NOT EXISTS evening_rules (
 );
 """
 
+# Version 9 (issue 32 item 2): people the organiser hid from the seating chips (their history
+# stays), and each merge with what it moved (seats, spellings, entries), so it can be undone.
+# The column is added by `_add_hidden` only where it is missing, so the migration, like the
+# others, is right for a file that already has it.
+ROSTER_RUN = """
+CREATE TABLE IF NOT EXISTS merges (
+    id INTEGER PRIMARY KEY,
+    keep_id INTEGER NOT NULL REFERENCES people(id),
+    gone_id INTEGER NOT NULL REFERENCES people(id),
+    moved_json TEXT NOT NULL,
+    merged_at TEXT NOT NULL,
+    undone_at TEXT
+);
+"""
+
+
+def _add_hidden(conn: sqlite3.Connection) -> None:
+    """people.hidden (0: on the seating chips), unless the file has it already."""
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(people)")}
+    if "hidden" not in columns:
+        conn.execute("ALTER TABLE people ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0")
+
 
 def _count_every_earlier_table(conn: sqlite3.Connection) -> None:
     """Every table played before the rule counts (how 'upgrade'): the club saw those games."""
@@ -241,6 +263,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(7, "seats on the players' phones and their sealed choices", SEATS_AND_SEALS),
     Migration(8, "the points rule of an evening's own standings", EVENING_RULES),
+    Migration(9, "hidden people and undoable merges", ROSTER_RUN, _add_hidden),
 )
 
 

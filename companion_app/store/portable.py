@@ -56,7 +56,7 @@ def _people(conn: sqlite3.Connection) -> list[dict]:
     aliases: dict[int, list[str]] = {}
     for row in conn.execute("SELECT person_id, name FROM person_aliases ORDER BY rowid"):
         aliases.setdefault(row["person_id"], []).append(row["name"])
-    rows = conn.execute("SELECT id, name, created_at, merged_into FROM people ORDER BY id")
+    rows = conn.execute("SELECT id, name, created_at, merged_into, hidden FROM people ORDER BY id")
     return [
         {
             "id": row["id"],
@@ -64,6 +64,7 @@ def _people(conn: sqlite3.Connection) -> list[dict]:
             "created_at": row["created_at"],
             "merged_into": row["merged_into"],
             "aliases": aliases.get(row["id"], []),
+            **({"hidden": True} if row["hidden"] else {}),  # off the seating chips
         }
         for row in rows
     ]

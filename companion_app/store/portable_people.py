@@ -81,8 +81,14 @@ def _insert(conn: sqlite3.Connection, person: dict, merged_into: int | None) -> 
     """A new people row, with the file's id when no row has it."""
     taken = conn.execute("SELECT 1 FROM people WHERE id = ?", (person["id"],)).fetchone()
     cursor = conn.execute(
-        "INSERT INTO people (id, name, created_at, merged_into) VALUES (?, ?, ?, ?)",
-        (None if taken else person["id"], person["name"], person["created_at"], merged_into),
+        "INSERT INTO people (id, name, created_at, merged_into, hidden) VALUES (?, ?, ?, ?, ?)",
+        (
+            None if taken else person["id"],
+            person["name"],
+            person["created_at"],
+            merged_into,
+            int(person.get("hidden") is True),
+        ),
     )
     return int(cursor.lastrowid)
 

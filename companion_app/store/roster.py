@@ -4,15 +4,27 @@ A table's seats are linked to people in the transaction that creates the table: 
 finds the person it spells (their name or a merged entry's), or becomes a new person. A
 rename changes the person's name only (old tables keep the names they were played with); a
 merge moves every seat of one entry to the other, keeps its name as a spelling and leaves
-the entry pointing at the person it joined.
+the entry pointing at the person it joined, and records what it moved (store/roster_admin.py
+undoes it). A table created from a form or the API (`new_people` given) refuses a name that
+only differs from a person's by accents unless that name is confirmed as a new person.
 """
 
+import json
 import sqlite3
+from collections.abc import Collection
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from companion_app.store import finished
 from scoring.errors import N_, InvalidSetup
-from scoring.league.roster import RosterError, check_person_name, spelling_index
+from scoring.league.roster import (
+    NEAR,
+    Matcher,
+    RosterError,
+    check_person_name,
+    name_key,
+    spelling_index,
+)
 
 SAME_PERSON_TWICE = N_(
     "{first} and {second} are the same person in the roster ({person}); seat them once."
@@ -20,6 +32,10 @@ SAME_PERSON_TWICE = N_(
 NAME_TAKEN = N_("{name} is already the name of {other}; merge the two instead of renaming.")
 NO_PERSON = N_("There is no such person in the roster.")
 SAME_ENTRY = N_("Choose two different people to merge.")
+NEAR_DUPLICATE = N_(
+    "{name} looks like {match}, who is in the roster: seat {match} by their name, or confirm"
+    " that {name} is a new person."
+)
 PLAYED_TOGETHER = N_(
     "{first} and {second} played at the same table ({table}), so they are two people."
 )
@@ -33,6 +49,7 @@ class Person:
     name: str
     tables: int = 0
     last_played: str | None = None
+    hidden: bool = False
 
 
 def _spellings(conn: sqlite3.Connection) -> list[tuple[int, list[str]]]:
@@ -50,14 +67,38 @@ def find(conn: sqlite3.Connection, name: str) -> int | None:
     return spelling_index(_spellings(conn)).get(name)
 
 
+def matcher(conn: sqlite3.Connection) -> Matcher:
+    """The roster's matcher of typed names (hidden people too: they keep their spellings)."""
+    return Matcher(_spellings(conn))
+
+
+def check_near(conn: sqlite3.Connection, names: list[str], new_people: Collection[str]) -> None:
+    """InvalidSetup for the first name that only looks like a person and is not confirmed new."""
+    confirmed = {name_key(name) for name in new_people}
+    found = matcher(conn)
+    for name in names:
+        met = found.match(name)
+        if met.kind == NEAR and name_key(name) not in confirmed:
+            raise InvalidSetup(NEAR_DUPLICATE, name=name, match=_name(conn, met.person))
+
+
 def seat_people(
-    conn: sqlite3.Connection, table_id: str, names: list[str], now: str, *, strict: bool = True
+    conn: sqlite3.Connection,
+    table_id: str,
+    names: list[str],
+    now: str,
+    *,
+    strict: bool = True,
+    new_people: Collection[str] | None = None,
 ) -> None:
     """Link each seat of a new table to its person (new people for new names).
 
     Two seats that spell one person are refused; an old table (`strict` False) gives the
-    later seat a person of its own instead, since its setup cannot change any more.
+    later seat a person of its own instead, since its setup cannot change any more. With
+    `new_people` (a form's or the API's table) a near-duplicate name not in it is refused.
     """
+    if new_people is not None:
+        check_near(conn, names, new_people)
     index = spelling_index(_spellings(conn))
     persons: list[int] = []
     for name in names:
@@ -115,7 +156,7 @@ def _row(conn: sqlite3.Connection, person_id: object) -> sqlite3.Row:
 def everyone(conn: sqlite3.Connection) -> list[Person]:
     """Current people, who played most recently first, then by name."""
     rows = conn.execute(
-        "SELECT people.id, people.name, COUNT(seats.table_id) AS tables,"
+        "SELECT people.id, people.name, people.hidden, COUNT(seats.table_id) AS tables,"
         " MAX(tables.created_at) AS last_played"
         " FROM people LEFT JOIN seats ON seats.person_id = people.id"
         " LEFT JOIN tables ON tables.id = seats.table_id"
@@ -123,7 +164,10 @@ def everyone(conn: sqlite3.Connection) -> list[Person]:
         " WHERE people.merged_into IS NULL GROUP BY people.id"
         " ORDER BY last_played IS NULL, last_played DESC, people.name COLLATE NOCASE, people.id"
     ).fetchall()
-    return [Person(row["id"], row["name"], row["tables"], row["last_played"]) for row in rows]
+    return [
+        Person(row["id"], row["name"], row["tables"], row["last_played"], bool(row["hidden"]))
+        for row in rows
+    ]
 
 
 def rename(conn: sqlite3.Connection, person_id: int, text: object) -> str:
@@ -137,8 +181,9 @@ def rename(conn: sqlite3.Connection, person_id: int, text: object) -> str:
     return name
 
 
-def merge(conn: sqlite3.Connection, keep_id: int, gone_id: int) -> None:
-    """Make `gone_id` part of `keep_id`: its seats, its name as a spelling, its spellings."""
+def mergeable(conn: sqlite3.Connection, keep_id: object, gone_id: object) -> tuple:
+    """(kept person, merged person), or RosterError: the same person, or two who played
+    at one table."""
     keep, _ = get(conn, keep_id)
     gone, _ = get(conn, gone_id)
     if keep.id == gone.id:
@@ -152,12 +197,45 @@ def merge(conn: sqlite3.Connection, keep_id: int, gone_id: int) -> None:
         raise RosterError(
             PLAYED_TOGETHER, first=keep.name, second=gone.name, table=shared["table_id"]
         )
+    return keep, gone
+
+
+def merge(conn: sqlite3.Connection, keep_id: int, gone_id: int, now: str = "") -> int:
+    """Make `gone_id` part of `keep_id`: its seats, its name as a spelling, its spellings;
+    the id of the merge's record (what moved, for an undo)."""
+    keep, gone = mergeable(conn, keep_id, gone_id)
+    moved = {
+        "seats": [
+            list(row)
+            for row in conn.execute(
+                "SELECT table_id, seat FROM seats WHERE person_id = ?", (gone.id,)
+            )
+        ],
+        "aliases": [
+            row[0]
+            for row in conn.execute(
+                "SELECT rowid FROM person_aliases WHERE person_id = ?", (gone.id,)
+            )
+        ],
+        "entries": [
+            row[0]
+            for row in conn.execute("SELECT id FROM people WHERE merged_into = ?", (gone.id,))
+        ],
+    }
     conn.execute("UPDATE seats SET person_id = ? WHERE person_id = ?", (keep.id, gone.id))
     conn.execute("UPDATE person_aliases SET person_id = ? WHERE person_id = ?", (keep.id, gone.id))
-    conn.execute("INSERT INTO person_aliases (person_id, name) VALUES (?, ?)", (keep.id, gone.name))
+    added = conn.execute(
+        "INSERT INTO person_aliases (person_id, name) VALUES (?, ?)", (keep.id, gone.name)
+    )
+    moved["alias"] = added.lastrowid
     conn.execute("UPDATE people SET merged_into = ? WHERE id = ?", (keep.id, gone.id))
     conn.execute("UPDATE people SET merged_into = ? WHERE merged_into = ?", (keep.id, gone.id))
     finished.bump(conn)
+    record = conn.execute(
+        "INSERT INTO merges (keep_id, gone_id, moved_json, merged_at) VALUES (?, ?, ?, ?)",
+        (keep.id, gone.id, json.dumps(moved), now or datetime.now(UTC).isoformat()),
+    )
+    return int(record.lastrowid)
 
 
 def names(conn: sqlite3.Connection) -> dict[int, str]:

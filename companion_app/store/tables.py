@@ -12,6 +12,7 @@ import math
 import random
 import secrets
 import sqlite3
+from collections.abc import Collection
 from datetime import UTC, datetime, timedelta
 
 from flask import Flask, current_app
@@ -79,11 +80,19 @@ class Store:
         self._cache = StateCache(cache_size)
         self._rng = random.SystemRandom()
 
-    def create_table(self, game: str, setup: dict, origin: str | None = None) -> Table:
+    def create_table(
+        self,
+        game: str,
+        setup: dict,
+        origin: str | None = None,
+        new_people: Collection[str] | None = None,
+    ) -> Table:
         """Start a table of `game`; the rules validate `setup` (RuleError if they refuse it).
 
         `origin` is the device that starts it (None: this computer, never limited): past
         TABLES_PER_DEVICE tables within TABLES_WINDOW it is refused with TooManyTables.
+        With `new_people` (the names confirmed as new people), a name that only looks like a
+        person of the roster and is not among them is refused (store/roster.py).
         """
         rules = get_game(game)
         if not isinstance(setup, dict):
@@ -108,7 +117,7 @@ class Store:
                     (table_id, origin, now),
                 )
             reveal_gate.follow_create(conn, table_id, rules, state)
-            club_sync.follow_create(conn, table_id, game, state, now)
+            club_sync.follow_create(conn, table_id, game, state, now, new_people)
             club_sync.follow_state(conn, table_id, game, state, now)
         self._cache.put((table_id, 0), state)
         created = datetime.fromisoformat(now)

@@ -1,8 +1,9 @@
 """The club's pages: people, evenings, seasons and their standings (docs/club.md).
 
 Reads are open like every page but the backups (the organiser's, web/backups.py); writes
-(rename, merge, an evening's name, moving a table to another evening, a season, counting a
-table, club tablets) need the organiser (server/rights.py, docs/security.md).
+(rename, merge and its undo, adding, removing, hiding and showing people, an evening's name,
+moving a table to another evening, a season, counting a table, club tablets) need the
+organiser (server/rights.py, docs/security.md).
 """
 
 from fractions import Fraction
@@ -18,6 +19,7 @@ from companion_app.web import (
     evening,
     league,
     people,
+    roster_pages,
     table_evening,
 )
 
@@ -27,6 +29,11 @@ bp = Blueprint("club", __name__)
 ORGANISER_WRITES = (
     "club.rename",
     "club.merge",
+    "club.add_person",
+    "club.remove_person",
+    "club.hide_person",
+    "club.show_person",
+    "club.undo_merge",
     "club.name_evening",
     "club.evening_rule",
     "club.table_evening",
@@ -59,7 +66,21 @@ bp.add_app_template_global(counting.table_counted, "table_counted")
 bp.add_url_rule("/people", "people", people.people_list)
 bp.add_url_rule("/people/<int:person_id>", "person", people.person)
 bp.add_url_rule("/people/<int:person_id>/rename", "rename", people.rename, methods=["POST"])
-bp.add_url_rule("/people/<int:person_id>/merge", "merge", people.merge, methods=["POST"])
+bp.add_url_rule("/people/<int:person_id>/merge", "merge", roster_pages.merge, methods=["POST"])
+bp.add_url_rule("/people/add", "add_person", roster_pages.add_person, methods=["POST"])
+bp.add_url_rule("/people/match", "match_person", roster_pages.match)
+bp.add_url_rule(
+    "/people/<int:person_id>/remove", "remove_person", roster_pages.remove_person, methods=["POST"]
+)
+bp.add_url_rule(
+    "/people/<int:person_id>/hide", "hide_person", roster_pages.hide_person, methods=["POST"]
+)
+bp.add_url_rule(
+    "/people/<int:person_id>/show", "show_person", roster_pages.show_person, methods=["POST"]
+)
+bp.add_url_rule(
+    "/people/merges/<int:merge_id>/undo", "undo_merge", roster_pages.undo_merge, methods=["POST"]
+)
 bp.add_url_rule("/club", "club", club_home.club)
 bp.add_url_rule("/club/backups/<name>", "backup", backups.download)
 bp.add_url_rule("/club/organiser/<key>", "organiser", club_home.organiser, methods=["GET", "POST"])

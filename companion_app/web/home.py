@@ -14,6 +14,7 @@ from companion_app.server import rights
 from companion_app.store import Table, TooManyTables, get_store
 from companion_app.store.faults import StorageFault
 from companion_app.web.people import roster_chips
+from companion_app.web.roster_pages import seat_hints
 from scoring.errors import RuleError
 from scoring.games import game_names, get_game
 
@@ -150,9 +151,13 @@ def new_table(game: str):
     if request.method == "POST":
         typed = request.form.getlist("player")[: view.MAX_PLAYERS]
         names[: len(typed)] = typed
+        ticked = set(request.form.getlist("new_person"))
+        confirmed = [name for seat, name in enumerate(typed) if str(seat) in ticked]
         try:
             setup = view.parse_setup(request.form)
-            table = get_store().create_table(game, setup, origin=rights.origin())
+            table = get_store().create_table(
+                game, setup, origin=rights.origin(), new_people=confirmed
+            )
         except RuleError as refused:
             errors = setup_errors(view, refused, [name for name in typed if name.strip()])
             error_area, (error, *_rest) = next(iter(errors.items()))
@@ -169,6 +174,8 @@ def new_table(game: str):
         game=game,
         view=view,
         names=names,
+        hints=seat_hints(names),
+        ticked=set(request.form.getlist("new_person")),
         error=error,
         error_area=error_area,
         errors=errors,

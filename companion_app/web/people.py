@@ -1,4 +1,4 @@
-"""People's pages: the roster (search, rename, merge) and each person's games and ratings."""
+"""People's pages: the roster (search, rename) and each person's games and ratings."""
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
@@ -7,7 +7,7 @@ from markupsafe import Markup
 from companion_app.club import chart, profile, ratings
 from companion_app.i18n import formats, translate_error
 from companion_app.server import rights
-from companion_app.store import db, roster
+from companion_app.store import db, roster, roster_admin
 from companion_app.web.refusals import FORM_REFUSALS
 from companion_app.web.results import title_of
 from scoring.league.roster import RosterError, name_key
@@ -16,8 +16,9 @@ NOT_FOUND = 404
 
 
 def roster_chips() -> list[roster.Person]:
-    """Everyone of the roster for the new-table chips, who played most recently first."""
-    return roster.everyone(db.get_db())
+    """The roster for the new-table chips (hidden people aside), who played most recently
+    first."""
+    return [person for person in roster.everyone(db.get_db()) if not person.hidden]
 
 
 def _day(moment) -> str:
@@ -35,6 +36,7 @@ def people_list():
         "club/people.html",
         people=shown,
         query=request.args.get("q", ""),
+        adding=request.args.get("add", "")[:80],
         rating_of=book.rating,
     )
 
@@ -65,8 +67,9 @@ def person(person_id: int):
         place_label=gettext("Place"),
         first_last=(_day(plays[0].ended), _day(plays[-1].ended)) if plays else ("", ""),
     )
-    others = []
-    if rights.is_organiser():  # the merge chips: everyone else, by name
+    others, merges = [], []
+    if rights.is_organiser():  # the merge chips: everyone else, by name; merges to undo
+        merges = roster_admin.merges(db.get_db(), found.person.id)
         named = roster.names(db.get_db())
         others = sorted(
             (roster.Person(pid, name) for pid, name in named.items() if pid != found.person.id),
@@ -79,6 +82,7 @@ def person(person_id: int):
         chart=Markup(svg),  # built from escaped text only
         day=_day,
         others=others,
+        merges=merges,
         vs=_rival(found, request.args.get("vs")),
     )
 
@@ -98,16 +102,4 @@ def rename(person_id: int):
             roster.rename(conn, person_id, request.form.get("name", ""))
     except FORM_REFUSALS as refused:
         flash(translate_error(refused), "rename")
-    return redirect(url_for("club.person", person_id=person_id), code=303)
-
-
-def merge(person_id: int):
-    """The organiser merges another entry into this person: seats, spellings, statistics."""
-    conn = db.get_db()
-    other = request.form.get("other", "")
-    try:
-        with db.write_transaction(conn):
-            roster.merge(conn, person_id, int(other) if other.isdigit() else None)
-    except FORM_REFUSALS as refused:
-        flash(translate_error(refused), "merge")
     return redirect(url_for("club.person", person_id=person_id), code=303)

@@ -7,9 +7,16 @@ capitals, spaces, width, hidden variation selectors and look-alike letters do no
 equal by look, UTS #39's skeleton as typed), the same comparison that keeps two seats of a
 table apart. A spelling is looked up by letters first: "Ilse" finds the person "ilse" before
 one spelled "1lse", whom it only looks like.
+
+A typed name is matched against the roster (`match`): KNOWN when it spells a person (it
+joins them), NEAR when it differs from a person's spelling only by accents on top of what
+`same_name` ignores ("Cyril" and "Cýril"), so the organiser must say whether it is that
+person or a new one, and NEW otherwise.
 """
 
+import unicodedata
 from collections.abc import Hashable, Iterable
+from dataclasses import dataclass
 
 from scoring import names
 from scoring.errors import N_, RuleError
@@ -91,3 +98,48 @@ def spelling_index(people: Iterable[tuple[Hashable, Iterable[str]]]) -> Spelling
         for spelling in spellings:
             index.add(spelling, person)
     return index
+
+
+KNOWN, NEAR, NEW = "known", "near", "new"
+#: Unicode categories of the accents `near_key` drops (marks that sit on a letter).
+_ACCENTS = frozenset({"Mn", "Me"})
+
+
+def near_key(name: str) -> str:
+    """`name_key` without accents: "Cýril", "CYRIL" and "Cyríl" share one."""
+    decomposed = unicodedata.normalize("NFD", name_key(name))
+    bare = "".join(char for char in decomposed if unicodedata.category(char) not in _ACCENTS)
+    return unicodedata.normalize("NFC", bare)
+
+
+@dataclass(frozen=True)
+class Match:
+    """What a typed name is to the roster: KNOWN, NEAR or NEW, and the person it meets."""
+
+    kind: str
+    person: Hashable | None = None
+
+
+class Matcher:
+    """Matches typed names against the roster's spellings (see `match`)."""
+
+    def __init__(self, people: Iterable[tuple[Hashable, Iterable[str]]]) -> None:
+        self._index = SpellingIndex()
+        self._near: dict[str, Hashable] = {}
+        for person, spellings in people:
+            for spelling in spellings:
+                self._index.add(spelling, person)
+                self._near.setdefault(near_key(spelling), person)
+
+    def match(self, name: str) -> Match:
+        """KNOWN (the person it spells), NEAR (the person it differs from by accents) or NEW."""
+        person = self._index.get(name)
+        if person is not None:
+            return Match(KNOWN, person)
+        person = self._near.get(near_key(name))
+        return Match(NEAR, person) if person is not None else Match(NEW)
+
+
+def match(name: str, people: Iterable[tuple[Hashable, Iterable[str]]]) -> Match:
+    """What `name` is to the roster `people` (each person with their spellings)."""
+    return Matcher(people).match(name)

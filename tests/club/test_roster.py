@@ -87,7 +87,10 @@ def test_merge_moves_the_games_and_the_spelling_finds_the_person_again(app, clie
     petr, typo = person_id(app, "Petr"), person_id(app, "Ptr")
     history = client.get("/history").get_data(as_text=True)
     assert stat(history, "ranked", "plays", "Petr") == "1"
-    assert client.post(f"/people/{petr}/merge", data={"other": typo}).status_code == 303
+    assert (
+        client.post(f"/people/{petr}/merge", data={"other": typo, "confirm": "yes"}).status_code
+        == 303
+    )
     history = client.get("/history").get_data(as_text=True)
     assert stat(history, "ranked", "plays", "Petr") == "2"
     assert stat(history, "ranked", "wins", "Petr") == "2"
@@ -116,7 +119,10 @@ def test_two_people_who_shared_a_table_cannot_be_merged(app, client, club):
 def test_two_seats_spelling_one_person_are_refused_at_setup(app, client, club):
     club.play(["Petr", "Eva"], [1, 2])
     club.play(["Ptr", "Eva"], [1, 2])
-    client.post(f"/people/{person_id(app, 'Petr')}/merge", data={"other": person_id(app, "Ptr")})
+    client.post(
+        f"/people/{person_id(app, 'Petr')}/merge",
+        data={"other": person_id(app, "Ptr"), "confirm": "yes"},
+    )
     response = client.post("/tables/new/razzia", data={"player": ["Petr", "Ptr", "Eva"]})
     assert response.status_code == 400
     assert "Petr and Ptr are the same person in the roster (Petr)" in response.get_data(
