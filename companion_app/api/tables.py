@@ -9,6 +9,7 @@ from dataclasses import replace
 from flask import Blueprint, request, url_for
 
 from companion_app.device import feed as device_feed
+from companion_app.i18n import table_label
 from companion_app.server import jsonio, rights
 from companion_app.server.errors import ApiError
 from companion_app.store import LogEntry, Table, get_store
@@ -82,6 +83,7 @@ def table_json(table: Table) -> dict:
     return {
         "id": table.id,
         "game": table.game,
+        "label": table_label(table),
         "version": table.version,
         "finished": table.finished,
         "abandoned": table.abandoned,
@@ -121,6 +123,7 @@ def list_tables() -> dict:
             {
                 "id": t.id,
                 "game": t.game,
+                "label": table_label(t),
                 "version": t.version,
                 "finished": t.finished,
                 "summary": summary_json(t),
@@ -133,16 +136,21 @@ def list_tables() -> dict:
 
 @bp.post("/tables")
 def create_table() -> tuple[dict, int, dict]:
-    """Start a table: {"game": "razzia", "players": ["Ann", "Bob", ...]}."""
+    """Start a table: {"game": "razzia", "players": ["Ann", "Bob", ...], "label": "Bar"}.
+
+    `label` is optional (issue 32 item 6): without it the table is "Table <number>".
+    """
     body = object_body()
     if "game" not in body:
         raise ApiError(BAD_REQUEST, f"game: missing; known games: {', '.join(game_names())}.")
     players = body.get("players")
     if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
         raise ApiError(BAD_REQUEST, 'players must be a list of names, like ["Ann", "Bob"].')
-    setup = {key: value for key, value in body.items() if key != "game"}
+    setup = {key: value for key, value in body.items() if key not in ("game", "label")}
     try:
-        table = get_store().create_table(body["game"], setup, origin=rights.origin())
+        table = get_store().create_table(
+            body["game"], setup, origin=rights.origin(), label=body.get("label")
+        )
     except RuleError as refused:
         if not getattr(refused, "others", None):
             raise  # one refusal: {"error": ...} as for every other request

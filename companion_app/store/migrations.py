@@ -210,6 +210,14 @@ CREATE TABLE IF NOT EXISTS sealed_choices (
 """
 
 
+# Version 8: each table's short label on its tablet and the room display (issue 32 item 6):
+# the host's own words, or NULL and the lowest number free among the tables in play.
+TABLE_LABELS = """
+ALTER TABLE tables ADD COLUMN label TEXT;
+ALTER TABLE tables ADD COLUMN number INTEGER;
+"""
+
+
 def _count_every_earlier_table(conn: sqlite3.Connection) -> None:
     """Every table played before the rule counts (how 'upgrade'): the club saw those games."""
     now = datetime.now(UTC).isoformat(timespec="microseconds")
@@ -231,6 +239,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         6, "games the club stands behind, club tablets", CLUB_TRUST, _count_every_earlier_table
     ),
     Migration(7, "seats on the players' phones and their sealed choices", SEATS_AND_SEALS),
+    Migration(8, "a short label for each table (Table 1, or the host's words)", TABLE_LABELS),
 )
 
 

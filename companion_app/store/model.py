@@ -84,6 +84,10 @@ class Table:
     finished: bool
     #: The host gave the table up unfinished: kept, but out of lists and closed to moves.
     abandoned: bool = False
+    #: The host's short label ("By the window"), or None: then "Table <number>" is shown.
+    label: str | None = None
+    #: The lowest number free among the tables in play when it started (None with a label).
+    number: int | None = None
 
 
 @dataclass(frozen=True)

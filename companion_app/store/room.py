@@ -17,18 +17,12 @@ reveals out of part 3, with a move that bumps part 1), so the tuple only grows, 
 change to what the room shows changes it.
 """
 
-from datetime import UTC, datetime, timedelta
-
-from flask import current_app
+from datetime import UTC, datetime
 
 from companion_app.store import db
 from companion_app.store.model import Table
 from companion_app.store.tables import get_store
-
-#: How long a finished game's winner stays on the room display.
-DEFAULT_FINISHED_SHOWN_S = 10 * 60
-#: A table in play that has not moved for this long is left off the room display.
-DEFAULT_IDLE_S = 12 * 60 * 60
+from companion_app.store.windows import since
 
 _VERSION_SQL = """
 SELECT
@@ -43,24 +37,13 @@ SELECT
 """
 
 
-def _since(now: datetime) -> dict[str, str]:
-    """The oldest last move of a table still shown: in play, and finished (sortable UTC text)."""
-    config = current_app.config
-    idle = timedelta(seconds=float(config.get("ROOM_IDLE_S", DEFAULT_IDLE_S)))
-    shown = timedelta(seconds=float(config.get("ROOM_FINISHED_SHOWN_S", DEFAULT_FINISHED_SHOWN_S)))
-    return {
-        "playing_since": (now - idle).astimezone(UTC).isoformat(timespec="microseconds"),
-        "finished_since": (now - shown).astimezone(UTC).isoformat(timespec="microseconds"),
-    }
-
-
 def room_tables(now: datetime | None = None) -> list[Table]:
     """The tables the room display shows now, oldest first."""
-    since = _since(now or datetime.now(UTC))
-    return get_store().list_recent(since["playing_since"], since["finished_since"])
+    shown = since(now or datetime.now(UTC))
+    return get_store().list_recent(shown["playing_since"], shown["finished_since"])
 
 
 def room_version(now: datetime | None = None) -> str:
     """The room display's live version now: four dotted sums that only grow."""
-    row = db.get_db().execute(_VERSION_SQL, _since(now or datetime.now(UTC))).fetchone()
+    row = db.get_db().execute(_VERSION_SQL, since(now or datetime.now(UTC))).fetchone()
     return ".".join(str(row[part]) for part in ("changes", "abandoned", "reveals", "gone"))

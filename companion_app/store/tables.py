@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 
 from flask import Flask, current_app
 
-from companion_app.store import club_sync, db, reveal_gate, stored_json
+from companion_app.store import club_sync, db, labels, reveal_gate, stored_json
 from companion_app.store.model import (
     LogEntry,
     StaleVersion,
@@ -26,6 +26,7 @@ from companion_app.store.model import (
     TooManyTables,
 )
 from companion_app.store.state_cache import StateCache
+from companion_app.store.windows import playing_since
 from scoring.errors import N_, IllegalMove, InvalidSetup, RuleError
 from scoring.games import get_game
 
@@ -45,7 +46,7 @@ TABLES_WINDOW = timedelta(hours=1)
 #: A table nobody moved on within this long leaves the home page (kept; its host restores it).
 STALE_AFTER = timedelta(days=1)
 _TABLE_COLUMNS = (
-    "id, game, setup_json, version, finished, created_at, updated_at,"
+    "id, game, setup_json, version, finished, created_at, updated_at, label, number,"
     " EXISTS (SELECT 1 FROM abandoned_tables WHERE table_id = tables.id) AS abandoned"
 )
 
@@ -79,12 +80,17 @@ class Store:
         self._cache = StateCache(cache_size)
         self._rng = random.SystemRandom()
 
-    def create_table(self, game: str, setup: dict, origin: str | None = None) -> Table:
+    def create_table(
+        self, game: str, setup: dict, origin: str | None = None, label: object = None
+    ) -> Table:
         """Start a table of `game`; the rules validate `setup` (RuleError if they refuse it).
 
         `origin` is the device that starts it (None: this computer, never limited): past
         TABLES_PER_DEVICE tables within TABLES_WINDOW it is refused with TooManyTables.
+        `label` is the host's short label (`labels.clean_label`); without one the table
+        takes the lowest number free among the tables in play.
         """
+        label = labels.clean_label(label)
         rules = get_game(game)
         if not isinstance(setup, dict):
             raise InvalidSetup(N_("A table setup must be an object."))
@@ -97,10 +103,11 @@ class Store:
             if origin is not None:
                 _check_origin(conn, origin, now)
             table_id = self._free_id(conn)
+            number = None if label else labels.free_number(conn, playing_since())
             conn.execute(
                 "INSERT INTO tables (id, game, setup_json, state_json, version, finished,"
-                " created_at, updated_at) VALUES (?, ?, ?, ?, 0, ?, ?, ?)",
-                (table_id, game, _dumps(setup), state_text, int(finished), now, now),
+                " created_at, updated_at, label, number) VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?)",
+                (table_id, game, _dumps(setup), state_text, int(finished), now, now, label, number),
             )
             if origin is not None:
                 conn.execute(
@@ -112,7 +119,13 @@ class Store:
             club_sync.follow_state(conn, table_id, game, state, now)
         self._cache.put((table_id, 0), state)
         created = datetime.fromisoformat(now)
-        return Table(table_id, game, setup, 0, state, created, created, finished)
+        return Table(
+            table_id, game, setup, 0, state, created, created, finished, label=label, number=number
+        )
+
+    def free_number(self) -> int:
+        """The number a table started now without a label would take (`labels.free_number`)."""
+        return labels.free_number(db.get_db(), playing_since())
 
     def get(self, table_id: str) -> Table:
         """The table with `table_id` at its latest version (TableNotFound if none)."""
@@ -472,6 +485,8 @@ def _make_table(
         updated_at=datetime.fromisoformat(updated_at),
         finished=finished,
         abandoned=bool(head["abandoned"]),
+        label=head["label"],
+        number=head["number"],
     )
 
 

@@ -13,6 +13,7 @@ from companion_app.i18n import translate_error, translate_refusal
 from companion_app.server import rights
 from companion_app.store import Table, TooManyTables, get_store
 from companion_app.store.faults import StorageFault
+from companion_app.store.labels import MAX_LABEL, InvalidLabel
 from companion_app.web.people import roster_chips
 from scoring.errors import RuleError
 from scoring.games import game_names, get_game
@@ -149,7 +150,11 @@ def new_table(game: str):
         names[: len(typed)] = typed
         try:
             setup = view.parse_setup(request.form)
-            table = get_store().create_table(game, setup, origin=rights.origin())
+            label = request.form.get("label")
+            table = get_store().create_table(game, setup, origin=rights.origin(), label=label)
+        except InvalidLabel as refused:
+            error, error_area = translate_error(refused), "label"
+            errors = {error_area: [error]}
         except RuleError as refused:
             errors = setup_errors(view, refused, [name for name in typed if name.strip()])
             error_area, (error, *_rest) = next(iter(errors.items()))
@@ -171,6 +176,8 @@ def new_table(game: str):
         errors=errors,
         form=request.form,
         roster=roster_chips(),
+        default_label=gettext("Table %(number)s", number=get_store().free_number()),
+        max_label=MAX_LABEL,
         **view.setup_context(),
     )
     return page, (status if error else 200)
