@@ -21,7 +21,7 @@ from tests.web.game_script import ANN, BOB, PLAYERS, SETS
 
 TILE = re.compile(
     r'<article class="room-tile[^"]*" data-testid="room-tile"\s+'
-    r'data-table="(\w+)" data-version="(\d+)">(.*?)</article>',
+    r'data-table="(\w+)" data-version="(\d+)"[^>]*>(.*?)</article>',
     re.S,
 )
 DEAL = {"type": "deal", "sets": SETS}
