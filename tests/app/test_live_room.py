@@ -16,6 +16,7 @@ import pytest
 from companion_app.server.live import pages as live_pages
 from companion_app.server.live.hub import LiveHub
 from companion_app.server.live.pages import ROOM_KEY
+from scoring.games import get_game
 from tests.app.test_live_hub import (
     DEAL,
     HOST,
@@ -28,7 +29,7 @@ from tests.app.test_live_hub import (
 from tests.app.test_live_server import Stream
 from tests.device_app.helpers import DeviceApi
 from tests.live import json_request, served
-from tests.web.room_tables import play_on
+from tests.web.room_tables import MOVES, play_on, seeded
 
 GUARD_S = 20.0
 ROOM = "room"
@@ -178,3 +179,62 @@ def test_a_room_key_is_no_table_id():
     assert live_pages.stream_url(ROOM_KEY, ROOM, "cs") == "/live/room?lang=cs"
     assert live_pages.is_stream("/live/room") and not live_pages.is_stream("/live/roomy")
     assert events(b"event: update\ndata: {}\n\n") == [("update", {})]
+
+
+class CountedStream(Stream):
+    """A live stream that counts the bytes it reads."""
+
+    read = 0
+
+    def next_event(self):
+        """As Stream's, counting every line read."""
+        readline = self.response.readline
+
+        def counted(*args):
+            """One line, counted."""
+            line = readline(*args)
+            self.read += len(line)
+            return line
+
+        self.response.readline = counted
+        try:
+            return super().next_event()
+        finally:
+            self.response.readline = readline
+
+
+#: Most bytes one move at one of 60 tables may send a room viewer (issue 33 item 6 "a few
+#: KB"); the whole room, which every move sent before, is some 80 KB.
+MOVE_BYTES = 4096
+ROOM_GAMES = ("razzia", "for_sale", "thieves_guild", "prodigals_club", "adel_verpflichtet")
+
+
+def test_one_move_at_one_of_60_tables_sends_a_room_viewer_only_its_tile(tmp_path):
+    """Issue 33 item 6: the bytes on the stream from the move to its tile, counted."""
+    app = make_app(tmp_path)
+    with app.app_context():
+        tables = [
+            seeded(ROOM_GAMES[number % len(ROOM_GAMES)], 4, 10, seed=number) for number in range(60)
+        ]
+    moving = next(table for table in tables if table.game == "razzia")
+    with served(app) as server:
+        base = f"http://127.0.0.1:{server.server_port}"
+        stream = CountedStream(base, "/live/room?lang=en")
+        whole = stream.next_update()
+        assert whole["html"].count('data-testid="room-tile"') == 60
+        room_bytes, stream.read = stream.read, 0
+        rng = random.Random(60)
+        move = get_game("razzia").complete_move(
+            moving.state, MOVES["razzia"](moving.state, rng), rng
+        )
+        body = {"version": moving.version, "move": move}
+        status, _ = json_request(base, "POST", f"/api/tables/{moving.id}/moves", body)
+        assert status == 200
+        kind, data = stream.next_event()
+        move_bytes = stream.read
+        stream.close()
+    assert (kind, data["id"]) == ("part", moving.id)
+    assert f'data-version="{moving.version + 1}"' in data["html"]
+    print(f"room viewer: whole room {room_bytes} B, one move {move_bytes} B")
+    assert room_bytes > 40_000  # the page it would have sent again
+    assert move_bytes <= MOVE_BYTES, move_bytes
