@@ -19,6 +19,7 @@ from flask import Flask, current_app
 from companion_app.store import club_sync, db, labels, reveal_gate, stored_json
 from companion_app.store.model import (
     LogEntry,
+    RoomFull,
     StaleVersion,
     Table,
     TableAbandoned,
@@ -42,6 +43,10 @@ DEFAULT_CACHE_SIZE = 512
 #: Tables one device may start within TABLES_WINDOW (TABLES_PER_DEVICE overrides): a club
 #: table starts a game every 20 minutes or so; ten covers setup mistakes and short games.
 TABLES_PER_DEVICE = 10
+#: Tables all devices together may start within TABLES_WINDOW (TABLES_PER_SERVER overrides):
+#: a convention of 100 tables starts about 300 games an hour; many addresses, each within its
+#: own share, cannot fill the database and the room display past that (issue 33 item 5).
+TABLES_PER_SERVER = 300
 TABLES_WINDOW = timedelta(hours=1)
 #: A table nobody moved on within this long leaves the home page (kept; its host restores it).
 STALE_AFTER = timedelta(days=1)
@@ -455,20 +460,32 @@ def _listed(finished: bool) -> tuple[str, tuple]:
 
 
 def _check_origin(conn: sqlite3.Connection, origin: str, now: str) -> None:
-    """Refuse a new table (TooManyTables) when `origin` started its share within the window."""
-    limit = int(current_app.config.get("TABLES_PER_DEVICE", TABLES_PER_DEVICE))
-    window = current_app.config.get("TABLES_WINDOW", TABLES_WINDOW)
+    """Refuse a new table (TooManyTables) when `origin` started its share within the window,
+    or (RoomFull) when the devices together started the server's."""
+    config = current_app.config
+    window = config.get("TABLES_WINDOW", TABLES_WINDOW)
     since = (datetime.fromisoformat(now) - window).isoformat(timespec="microseconds")
-    rows = conn.execute(
+    mine = conn.execute(
         "SELECT created_at FROM table_origins WHERE origin = ? AND created_at > ?"
         " ORDER BY created_at",
         (origin, since),
     ).fetchall()
+    _within(
+        mine, int(config.get("TABLES_PER_DEVICE", TABLES_PER_DEVICE)), window, now, TooManyTables
+    )
+    every = conn.execute(
+        "SELECT created_at FROM table_origins WHERE created_at > ? ORDER BY created_at", (since,)
+    ).fetchall()
+    _within(every, int(config.get("TABLES_PER_SERVER", TABLES_PER_SERVER)), window, now, RoomFull)
+
+
+def _within(rows: list, limit: int, window: timedelta, now: str, refusal: type) -> None:
+    """Raise `refusal` (with when one more may start) if `rows` started `limit` or more."""
     if len(rows) < limit:
         return
     frees = datetime.fromisoformat(rows[len(rows) - limit]["created_at"]) + window
     wait_s = max(1, math.ceil((frees - datetime.fromisoformat(now)).total_seconds()))
-    raise TooManyTables(len(rows), frees.astimezone().strftime("%H:%M"), wait_s)
+    raise refusal(len(rows), frees.astimezone().strftime("%H:%M"), wait_s)
 
 
 def _make_table(
