@@ -21,6 +21,8 @@ from scoring.sheets import score_sheet
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 BAD_REQUEST, UNSUPPORTED_MEDIA_TYPE, CREATED = 400, 415, 201
+#: Tables a page of `GET /api/tables` lists (issue 33 item 5: 600 tables were 142 KB at once).
+API_PAGE_SIZE = 100
 #: Shown when a move is not an object with a string "type".
 MOVE_EXAMPLE = '{"type": "draw", "seat": 0, "card": "ring"}'
 
@@ -116,22 +118,35 @@ def entry_json(entry: LogEntry) -> dict:
 
 
 @bp.get("/tables")
-def list_tables() -> dict:
-    """Every table, most recent activity first (without live standings)."""
-    return {
-        "tables": [
-            {
-                "id": t.id,
-                "game": t.game,
-                "label": table_label(t),
-                "version": t.version,
-                "finished": t.finished,
-                "summary": summary_json(t),
-                "updated_at": t.updated_at.isoformat(),
-            }
-            for t in get_store().list_tables()
-        ]
-    }
+def list_tables() -> tuple[dict, int, dict]:
+    """The tables, most recent activity first (without live standings), API_PAGE_SIZE a page:
+    `?page=N` (from 1); a `Link: <...>; rel="next"` header names the next page, if any."""
+    page = _page_asked()
+    found = get_store().list_tables(offset=(page - 1) * API_PAGE_SIZE, limit=API_PAGE_SIZE + 1)
+    headers = {}
+    if len(found) > API_PAGE_SIZE:
+        headers["Link"] = f'<{url_for("api.list_tables", page=page + 1)}>; rel="next"'
+    rows = [
+        {
+            "id": t.id,
+            "game": t.game,
+            "label": table_label(t),
+            "version": t.version,
+            "finished": t.finished,
+            "summary": summary_json(t),
+            "updated_at": t.updated_at.isoformat(),
+        }
+        for t in found[:API_PAGE_SIZE]
+    ]
+    return {"tables": rows}, 200, headers
+
+
+def _page_asked() -> int:
+    """The `page` argument: a whole number from 1 (1 when absent), else ApiError 400."""
+    text = request.args.get("page", "1")
+    if not (text.isdecimal() and len(text) < 7 and int(text) > 0):
+        raise ApiError(BAD_REQUEST, f"page must be a whole number from 1, not {text[:20]!r}.")
+    return int(text)
 
 
 @bp.post("/tables")

@@ -189,13 +189,15 @@ class Store:
             head = self._head(conn, table_id)
         return self._table(conn, head)
 
-    def list_tables(self) -> list[Table]:
-        """Every table still in play or finished, most recent activity first (not abandoned)."""
+    def list_tables(self, offset: int = 0, limit: int = -1) -> list[Table]:
+        """Every table still in play or finished, most recent activity first (not abandoned);
+        `limit` of them from `offset` if asked (-1: all)."""
         conn = db.get_db()
         rows = conn.execute(
             f"SELECT {_TABLE_COLUMNS} FROM tables"
             " WHERE id NOT IN (SELECT table_id FROM abandoned_tables)"
-            " ORDER BY updated_at DESC, created_at DESC, id"
+            " ORDER BY updated_at DESC, created_at DESC, id LIMIT ? OFFSET ?",
+            (limit, offset),
         ).fetchall()
         return [self._table(conn, row) for row in rows]
 

@@ -190,3 +190,35 @@ def test_the_devices_together_are_bounded_too_but_this_computer_and_the_organise
     page = phones[3].post("/tables/new/razzia", data={"player": PLAYERS})
     assert page.status_code == 429
     assert "Zařízení v sále založila během hodiny tolik stolů: 3" in page.get_data(as_text=True)
+
+
+def test_the_table_list_of_the_api_comes_in_pages(app, monkeypatch):
+    """Issue 33 item 5: `GET /api/tables?page=N`, a fixed number a page, the next page named
+    in a Link header; a page that is not a whole number from 1 is a 400 with a sentence."""
+    from companion_app.api import tables as api_tables
+
+    monkeypatch.setattr(api_tables, "API_PAGE_SIZE", 2)
+    client = app.test_client()
+    made = [create(client).get_json()["id"] for _ in range(5)]
+    seen, link, page = [], None, 1
+    while True:
+        answer = client.get(f"/api/tables?page={page}")
+        assert answer.status_code == 200 and len(answer.get_json()["tables"]) <= 2
+        seen += [row["id"] for row in answer.get_json()["tables"]]
+        link = answer.headers.get("Link")
+        if link is None:
+            break
+        assert link == f'</api/tables?page={page + 1}>; rel="next"'
+        page += 1
+    assert page == 3 and seen == made[::-1]  # most recent first, each once
+    assert (
+        client.get("/api/tables").get_json()["tables"]
+        == client.get("/api/tables?page=1").get_json()["tables"]
+    )
+    for bad in ("0", "x", "-1", "9999999"):
+        refused = client.get(f"/api/tables?page={bad}")
+        assert (
+            refused.status_code == 400
+            and "page must be a whole number" in refused.get_json()["error"]
+        )
+    assert client.get("/api/tables?page=9").get_json() == {"tables": []}
