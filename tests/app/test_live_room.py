@@ -16,6 +16,7 @@ import pytest
 from companion_app.server.live import pages as live_pages
 from companion_app.server.live.hub import LiveHub
 from companion_app.server.live.pages import ROOM_KEY
+from companion_app.web import room as web_room
 from scoring.games import get_game
 from tests.app.test_live_hub import (
     DEAL,
@@ -209,8 +210,10 @@ MOVE_BYTES = 4096
 ROOM_GAMES = ("razzia", "for_sale", "thieves_guild", "prodigals_club", "adel_verpflichtet")
 
 
-def test_one_move_at_one_of_60_tables_sends_a_room_viewer_only_its_tile(tmp_path):
-    """Issue 33 item 6: the bytes on the stream from the move to its tile, counted."""
+def test_one_move_at_one_of_60_tables_sends_a_room_viewer_only_its_tile(tmp_path, monkeypatch):
+    """Issue 33 item 6: the bytes on the stream from the move to its tile, counted (all 60
+    tables on one page of the room display, as before it came in pages)."""
+    monkeypatch.setattr(web_room, "ROOM_PAGE_TABLES", 60)
     app = make_app(tmp_path)
     with app.app_context():
         tables = [
@@ -238,3 +241,36 @@ def test_one_move_at_one_of_60_tables_sends_a_room_viewer_only_its_tile(tmp_path
     print(f"room viewer: whole room {room_bytes} B, one move {move_bytes} B")
     assert room_bytes > 40_000  # the page it would have sent again
     assert move_bytes <= MOVE_BYTES, move_bytes
+
+
+def test_each_page_of_the_room_streams_only_its_own_tiles(tmp_path, monkeypatch):
+    """Issue 33 item 5: /room?page=2 shows tables 4-6 of 7 (3 a page here) and links the
+    pages; its stream sends a move of its own table's tile, and nothing for a move on
+    page 1; a bad page is a 404 page and a 400 stream."""
+    monkeypatch.setattr(web_room, "ROOM_PAGE_TABLES", 3)
+    app = make_app(tmp_path)
+    with app.app_context():
+        tables = [seeded("razzia", 4, 0, seed=number) for number in range(7)]
+    client = app.test_client()
+    second = client.get("/room?page=2").get_data(as_text=True)
+    assert [table.id in second for table in tables] == [False] * 3 + [True] * 3 + [False]
+    assert 'data-live-url="/live/room?lang=en&amp;page=2"' in second
+    assert "Tables 4–6 of 7" in second and 'href="/room?page=3"' in second
+    assert 'href="/room"' in second  # back to the first page
+    assert client.get("/room?page=0").status_code == 404
+    with served(app) as server:
+        base = f"http://127.0.0.1:{server.server_port}"
+        refused = Stream(base, "/live/room?lang=en&page=x")
+        assert refused.status == 400
+        refused.close()
+        stream = Stream(base, "/live/room?lang=en&page=2")
+        whole = stream.next_update()
+        assert whole["html"].count('data-testid="room-tile"') == 3
+        for table in (tables[0], tables[4]):  # page 1's table, then page 2's
+            status, _ = json_request(
+                base, "POST", f"/api/tables/{table.id}/moves", {"version": 0, "move": DEAL}
+            )
+            assert status == 200
+        kind, data = stream.next_event()
+        stream.close()
+    assert (kind, data["id"]) == ("part", tables[4].id)  # nothing came for tables[0]

@@ -10,7 +10,7 @@ import logging
 
 from companion_app.server.live import pages, parts
 from companion_app.server.live.groups import Group, Watch
-from companion_app.server.live.pages import PANEL_PAGES, ROOM_PAGE, Rendered
+from companion_app.server.live.pages import PANEL_PAGES, Rendered
 from companion_app.server.live.stream import Refused, sse_event
 
 log = logging.getLogger(__name__)
@@ -39,7 +39,7 @@ class Renders:
             return
         group.version = version
         group.event = sse_event("update", {"version": rendered.version, "html": rendered.html})
-        if group.page == ROOM_PAGE:
+        if pages.room_number(group.page) is not None:
             self._offer_parts(group, rendered)
             return
         for subscriber in group.subscribers:
