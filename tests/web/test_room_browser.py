@@ -229,3 +229,24 @@ def test_a_move_patches_its_tile_and_a_new_table_is_added_in_place(tmp_path):
         assert page.evaluate("window.__notReloaded") == "still here"
         screenshot(page, "room-patched-1920x1080-en")
         assert not errors, errors
+
+
+@pytest.mark.parametrize(("viewport", "locale"), [(HD, "cs-CZ"), (FULL_HD, "en-US")])
+def test_the_room_in_pages_links_them_and_fits_the_screen(tmp_path, viewport, locale):
+    """Issue 33 item 5: 26 tables make two /room pages of 24 and 2; the header names the
+    tables shown and links the next page, and still fits one line of the screen."""
+    app = serve_app(tmp_path)
+    with served(app) as server, chromium() as browser:
+        base = f"http://127.0.0.1:{server.server_port}"
+        tables = [ApiTable(base, "razzia", {"players": NAMES[:3]}, seed) for seed in range(26)]
+        page, errors = open_room(browser, base, viewport, locale)
+        assert page.locator("[data-testid=room-tile]").count() == 24
+        check_layout(page, f"paged {locale}", READABLE_PX * viewport["height"] / 1080)
+        head = page.locator(".room-head").bounding_box()
+        assert head["height"] <= viewport["height"] * 0.08, head  # one line, as without pages
+        page.get_by_test_id("room-next").click()
+        page.wait_for_selector("main[data-live-url$='page=2']")
+        shown = page.evaluate(SHOWN)
+        assert shown == [table.id for table in tables[24:]]
+        screenshot(page, f"room-page-2-{viewport['width']}x{viewport['height']}-{locale[:2]}")
+        assert not errors, errors
