@@ -112,7 +112,8 @@ async def watch(port: int, spec: dict, seen: dict, ready) -> None:
             buffer += (await reader.readexactly(size + 2))[:-2]
             *events, buffer = buffer.split(b"\n\n")
             for event in events:
-                if event.startswith(b"event: update"):
+                # The room sends a move's tile alone, as a part (issue 33 item 6).
+                if event.startswith((b"event: update", b"event: part")):
                     note_update(event, spec["table"], seen)
                     if not ready.done():
                         ready.set_result(None)

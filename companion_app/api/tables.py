@@ -9,6 +9,7 @@ from dataclasses import replace
 from flask import Blueprint, request, url_for
 
 from companion_app.device import feed as device_feed
+from companion_app.i18n import table_label
 from companion_app.server import jsonio, rights
 from companion_app.server.errors import ApiError
 from companion_app.store import LogEntry, Table, get_store
@@ -20,6 +21,8 @@ from scoring.sheets import score_sheet
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 BAD_REQUEST, UNSUPPORTED_MEDIA_TYPE, CREATED = 400, 415, 201
+#: Tables a page of `GET /api/tables` lists (issue 33 item 5: 600 tables were 142 KB at once).
+API_PAGE_SIZE = 100
 #: Shown when a move is not an object with a string "type".
 MOVE_EXAMPLE = '{"type": "draw", "seat": 0, "card": "ring"}'
 
@@ -82,6 +85,7 @@ def table_json(table: Table) -> dict:
     return {
         "id": table.id,
         "game": table.game,
+        "label": table_label(table),
         "version": table.version,
         "finished": table.finished,
         "abandoned": table.abandoned,
@@ -114,27 +118,42 @@ def entry_json(entry: LogEntry) -> dict:
 
 
 @bp.get("/tables")
-def list_tables() -> dict:
-    """Every table, most recent activity first (without live standings)."""
-    return {
-        "tables": [
-            {
-                "id": t.id,
-                "game": t.game,
-                "version": t.version,
-                "finished": t.finished,
-                "summary": summary_json(t),
-                "updated_at": t.updated_at.isoformat(),
-            }
-            for t in get_store().list_tables()
-        ]
-    }
+def list_tables() -> tuple[dict, int, dict]:
+    """The tables, most recent activity first (without live standings), API_PAGE_SIZE a page:
+    `?page=N` (from 1); a `Link: <...>; rel="next"` header names the next page, if any."""
+    page = _page_asked()
+    found = get_store().list_tables(offset=(page - 1) * API_PAGE_SIZE, limit=API_PAGE_SIZE + 1)
+    headers = {}
+    if len(found) > API_PAGE_SIZE:
+        headers["Link"] = f'<{url_for("api.list_tables", page=page + 1)}>; rel="next"'
+    rows = [
+        {
+            "id": t.id,
+            "game": t.game,
+            "label": table_label(t),
+            "version": t.version,
+            "finished": t.finished,
+            "summary": summary_json(t),
+            "updated_at": t.updated_at.isoformat(),
+        }
+        for t in found[:API_PAGE_SIZE]
+    ]
+    return {"tables": rows}, 200, headers
+
+
+def _page_asked() -> int:
+    """The `page` argument: a whole number from 1 (1 when absent), else ApiError 400."""
+    text = request.args.get("page", "1")
+    if not (text.isdecimal() and len(text) < 7 and int(text) > 0):
+        raise ApiError(BAD_REQUEST, f"page must be a whole number from 1, not {text[:20]!r}.")
+    return int(text)
 
 
 @bp.post("/tables")
 def create_table() -> tuple[dict, int, dict]:
-    """Start a table: {"game": "razzia", "players": ["Ann", "Bob", ...]}.
+    """Start a table: {"game": "razzia", "players": ["Ann", "Bob", ...], "label": "Bar"}.
 
+    `label` is optional (issue 32 item 6): without it the table is "Table <number>".
     A name that only differs from a roster person's by accents is refused (400 naming the
     person) unless "new_people" lists it: ["Cyril"] seats a new Cyril beside Cýril.
     """
@@ -147,10 +166,16 @@ def create_table() -> tuple[dict, int, dict]:
     new_people = body.get("new_people", [])
     if not isinstance(new_people, list) or not all(isinstance(name, str) for name in new_people):
         raise ApiError(BAD_REQUEST, 'new_people must be a list of names, like ["Cyril"].')
-    setup = {key: value for key, value in body.items() if key not in ("game", "new_people")}
+    setup = {
+        key: value for key, value in body.items() if key not in ("game", "new_people", "label")
+    }
     try:
         table = get_store().create_table(
-            body["game"], setup, origin=rights.origin(), new_people=new_people
+            body["game"],
+            setup,
+            origin=rights.origin(),
+            new_people=new_people,
+            label=body.get("label"),
         )
     except RuleError as refused:
         if not getattr(refused, "others", None):

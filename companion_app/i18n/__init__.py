@@ -70,6 +70,13 @@ def _param(key: str, value: object) -> object:
     return value if label is None else str(label)
 
 
+def table_label(table) -> str | None:
+    """A table's label as shown (issue 32 item 6): the host's words, else "Table <number>"."""
+    if table.label:
+        return table.label
+    return None if table.number is None else gettext("Table %(number)s", number=table.number)
+
+
 def translate_error(error: Exception) -> str:
     """A rule or store refusal in the page's language: its template translated, then filled."""
     template = getattr(error, "template", None)
@@ -156,3 +163,4 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["name_tile"] = name_tile
     app.jinja_env.globals["current_locale"] = get_locale
     app.jinja_env.globals["languages"] = app.config["LANGUAGES"]
+    app.jinja_env.globals["table_label"] = table_label

@@ -27,11 +27,12 @@ from companion_app.server.guard import canonical_root, refused_host
 from companion_app.server.live.hub import DEFAULT_MAX_VIEWERS, LiveHub
 from companion_app.server.live.pages import (
     ROOM_KEY,
-    ROOM_PAGE,
     ROOM_STREAM,
     STREAM_PREFIX,
     TABLE_PAGES,
     is_stream,
+    room_page,
+    room_page_asked,
 )
 from companion_app.server.live.polls import DEFAULT_MAX_POLLS
 from companion_app.server.live.stream import Refused, Subscriber
@@ -237,8 +238,11 @@ class Front:
     def _stream_request(self, scope) -> tuple[str, str, str, str]:
         """(table or ROOM_KEY, page, language, canonical address) of a stream, or Refused."""
         query = dict(parse_qsl(scope["query_string"].decode("latin-1")))
-        if scope["path"] == ROOM_STREAM:
-            table_id, page = ROOM_KEY, ROOM_PAGE
+        if scope["path"] == ROOM_STREAM:  # one page of the room display (issue 33 item 5)
+            number = room_page_asked(query.get("page"))
+            if number is None:
+                raise Refused(BAD_REQUEST, "page must be a whole number from 1.")
+            table_id, page = ROOM_KEY, room_page(number)
         else:
             table_id = scope["path"][len(STREAM_PREFIX) :]
             if not _TABLE_ID.fullmatch(table_id):

@@ -266,9 +266,9 @@ def hosted_tables() -> list[str]:
 
 
 def origin() -> str | None:
-    """Who starts a table, for the per-device limit: None for this computer (never limited),
-    else the client's address (an IPv6 client by its /64, like the room's shares)."""
-    return None if is_local() else share_of(request.remote_addr or "")
+    """Who starts a table, for the per-device and server-wide limits: None for this computer
+    and the organiser (never limited), else the client's address (an IPv6 client by its /64)."""
+    return None if is_local() or is_organiser() else share_of(request.remote_addr or "")
 
 
 def can_edit(table_id: str) -> bool:

@@ -8,6 +8,11 @@
 // the page's scripts start again on the new content ("companion:live-swapped"); frames of the
 // box's strip and the bridge status are passed on as "companion:live-frame" and
 // "companion:live-status" (static/device/device.js).
+//
+// The room display gets its page once, then only what changed (server/live/parts.py):
+// `part` events (one tile's HTML, put in place of the element with its data-live-part) and,
+// when tables come or go, a `layout` (the page with a slot for each part, filled with the
+// parts the page has).
 (function () {
   "use strict";
 
@@ -19,6 +24,8 @@
   var retryMs = RETRY_MS;
   var pending = null; // {version, html, own}: a newer version waiting to be shown
   // (its version stands in <main data-live-pending> while a form being filled in holds it)
+  var changes = []; // parts and layouts waiting to be shown (after `pending`, if any)
+  var loose = {}; // parts not on the page yet: the next layout places them
   var fetching = false;
   var refetch = false;
   var source = null;
@@ -81,11 +88,16 @@
     return new URL(url, location.href).href;
   }
 
-  // Put `html` into <main>: stylesheets already loaded stay, scripts load only once.
-  function swap(html) {
+  function parsed(html) {
     var template = document.createElement("template");
     template.innerHTML = html;
-    var fresh = template.content;
+    return template.content;
+  }
+
+  // Put `html` (or a parsed fragment) into <main>: stylesheets already loaded stay, scripts
+  // load only once.
+  function swap(html) {
+    var fresh = typeof html === "string" ? parsed(html) : html;
     var wanted = {};
     fresh.querySelectorAll("link[rel=stylesheet]").forEach(function (link) {
       wanted[absolute(link.getAttribute("href"))] = link;
@@ -154,12 +166,68 @@
   }
 
   function flush() {
-    if (!pending || busy()) return;
-    var next = pending;
-    hold(null);
-    if (!newer(next.version, main.dataset.liveVersion)) return;
-    if (main.dataset.liveRole === "editor" && !next.own) fetchOwn();
-    else show(next.version, next.html);
+    if (busy()) return;
+    if (pending) {
+      var next = pending;
+      hold(null);
+      if (newer(next.version, main.dataset.liveVersion)) {
+        if (main.dataset.liveRole === "editor" && !next.own) fetchOwn();
+        else show(next.version, next.html);
+      }
+    }
+    applyChanges();
+  }
+
+  function partOnPage(id) {
+    return main.querySelector('[data-live-part="' + CSS.escape(id) + '"]');
+  }
+
+  // One part in place of the page's (or kept for the next layout, for a new table's tile).
+  function putPart(data) {
+    var node = parsed(data.html).firstElementChild;
+    var old = partOnPage(data.id);
+    if (!node) return;
+    if (old) old.replaceWith(node);
+    else loose[data.id] = node;
+  }
+
+  // A new layout, each slot filled with the part the page has or was just sent.
+  function putLayout(data) {
+    var fresh = parsed(data.html);
+    var missing = false;
+    fresh.querySelectorAll("template[data-live-slot]").forEach(function (slot) {
+      var id = slot.dataset.liveSlot;
+      var node = loose[id] || partOnPage(id);
+      if (node) slot.replaceWith(node);
+      else {
+        missing = true;
+        slot.remove();
+      }
+    });
+    loose = {};
+    swap(fresh);
+    return missing;
+  }
+
+  // Parts and layouts as they came, none older than what the page shows.
+  function applyChanges() {
+    if (!changes.length) return;
+    var missing = false;
+    changes.splice(0).forEach(function (change) {
+      if (newer(main.dataset.liveVersion, change.data.version)) return;
+      if (change.kind === "part") putPart(change.data);
+      else missing = putLayout(change.data) || missing;
+      main.dataset.liveVersion = change.data.version;
+    });
+    emit("companion:live-swapped", { version: main.dataset.liveVersion });
+    if (missing) reconnect(); // a part never sent: a new stream starts with the whole page
+  }
+
+  function change(kind, event) {
+    var data = parse(event);
+    if (!data) return;
+    changes.push({ kind: kind, data: data });
+    flush();
   }
 
   function offer(version, html) {
@@ -188,6 +256,8 @@
       var data = parse(event);
       if (data) offer(String(data.version), data.html);
     });
+    source.addEventListener("part", function (event) { change("part", event); });
+    source.addEventListener("layout", function (event) { change("layout", event); });
     source.addEventListener("frame", function (event) {
       var data = parse(event);
       if (data) emit("companion:live-frame", data);

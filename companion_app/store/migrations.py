@@ -241,6 +241,20 @@ def _add_hidden(conn: sqlite3.Connection) -> None:
         conn.execute("ALTER TABLE people ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0")
 
 
+# Version 10: each table's short label on its tablet and the room display (issue 32 item 6):
+# the host's own words, or NULL and the lowest number free among the tables in play. The
+# columns are added by `_add_labels` only where they are missing, as version 9's column is.
+TABLE_LABELS = ""
+
+
+def _add_labels(conn: sqlite3.Connection) -> None:
+    """tables.label and tables.number, unless the file has them already."""
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(tables)")}
+    for column, kind in (("label", "TEXT"), ("number", "INTEGER")):
+        if column not in columns:
+            conn.execute(f"ALTER TABLE tables ADD COLUMN {column} {kind}")
+
+
 def _count_every_earlier_table(conn: sqlite3.Connection) -> None:
     """Every table played before the rule counts (how 'upgrade'): the club saw those games."""
     now = datetime.now(UTC).isoformat(timespec="microseconds")
@@ -264,6 +278,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(7, "seats on the players' phones and their sealed choices", SEATS_AND_SEALS),
     Migration(8, "the points rule of an evening's own standings", EVENING_RULES),
     Migration(9, "hidden people and undoable merges", ROSTER_RUN, _add_hidden),
+    Migration(
+        10, "a short label for each table (Table 1, or the host's words)", TABLE_LABELS, _add_labels
+    ),
 )
 
 

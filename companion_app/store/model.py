@@ -62,6 +62,25 @@ class TooManyTables(StoreError):
         )
 
 
+class RoomFull(TooManyTables):
+    """The devices in the room started as many tables within the window as the server takes
+    from them all (429; issue 33 item 5): one address can't, nor can many together."""
+
+    def __init__(self, count: int, retry_at: str, retry_after_s: int) -> None:
+        """How many the devices started, and when (HH:MM, local time) another may start."""
+        self.retry_after_s = retry_after_s
+        StoreError.__init__(
+            self,
+            N_(
+                "The devices in the room have started {count} tables within an hour, the most"
+                " the companion takes from them; a new table can start at {time}, or on the"
+                " computer that runs the companion."
+            ),
+            count=count,
+            time=retry_at,
+        )
+
+
 class TableAbandoned(StoreError):
     """A move, undo or reveal on a table its host abandoned."""
 
@@ -84,6 +103,10 @@ class Table:
     finished: bool
     #: The host gave the table up unfinished: kept, but out of lists and closed to moves.
     abandoned: bool = False
+    #: The host's short label ("By the window"), or None: then "Table <number>" is shown.
+    label: str | None = None
+    #: The lowest number free among the tables in play when it started (None with a label).
+    number: int | None = None
 
 
 @dataclass(frozen=True)

@@ -19,18 +19,12 @@ reveals out of part 3, with a move that bumps part 1), so the tuple only grows, 
 change to what the room shows changes it.
 """
 
-from datetime import UTC, datetime, timedelta
-
-from flask import current_app
+from datetime import UTC, datetime
 
 from companion_app.store import db, finished
 from companion_app.store.model import Table
 from companion_app.store.tables import get_store
-
-#: How long a finished game's winner stays on the room display.
-DEFAULT_FINISHED_SHOWN_S = 10 * 60
-#: A table in play that has not moved for this long is left off the room display.
-DEFAULT_IDLE_S = 12 * 60 * 60
+from companion_app.store.windows import since
 
 _VERSION_SQL = """
 SELECT
@@ -46,25 +40,14 @@ SELECT
 """
 
 
-def _since(now: datetime) -> dict[str, str]:
-    """The oldest last move of a table still shown: in play, and finished (sortable UTC text)."""
-    config = current_app.config
-    idle = timedelta(seconds=float(config.get("ROOM_IDLE_S", DEFAULT_IDLE_S)))
-    shown = timedelta(seconds=float(config.get("ROOM_FINISHED_SHOWN_S", DEFAULT_FINISHED_SHOWN_S)))
-    return {
-        "playing_since": (now - idle).astimezone(UTC).isoformat(timespec="microseconds"),
-        "finished_since": (now - shown).astimezone(UTC).isoformat(timespec="microseconds"),
-    }
-
-
 def room_tables(now: datetime | None = None) -> list[Table]:
     """The tables the room display shows now, oldest first."""
-    since = _since(now or datetime.now(UTC))
-    return get_store().list_recent(since["playing_since"], since["finished_since"])
+    shown = since(now or datetime.now(UTC))
+    return get_store().list_recent(shown["playing_since"], shown["finished_since"])
 
 
 def room_version(now: datetime | None = None) -> str:
     """The room display's live version now: five dotted numbers that only grow."""
-    marks = _since(now or datetime.now(UTC)) | {"club": finished.GENERATION_KEY}
+    marks = since(now or datetime.now(UTC)) | {"club": finished.GENERATION_KEY}
     row = db.get_db().execute(_VERSION_SQL, marks).fetchone()
     return ".".join(str(row[part]) for part in ("changes", "abandoned", "reveals", "gone", "club"))

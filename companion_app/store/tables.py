@@ -17,9 +17,10 @@ from datetime import UTC, datetime, timedelta
 
 from flask import Flask, current_app
 
-from companion_app.store import club_sync, db, reveal_gate, stored_json
+from companion_app.store import club_sync, db, labels, reveal_gate, stored_json
 from companion_app.store.model import (
     LogEntry,
+    RoomFull,
     StaleVersion,
     Table,
     TableAbandoned,
@@ -27,6 +28,7 @@ from companion_app.store.model import (
     TooManyTables,
 )
 from companion_app.store.state_cache import StateCache
+from companion_app.store.windows import playing_since
 from scoring.errors import N_, IllegalMove, InvalidSetup, RuleError
 from scoring.games import get_game
 
@@ -42,11 +44,15 @@ DEFAULT_CACHE_SIZE = 512
 #: Tables one device may start within TABLES_WINDOW (TABLES_PER_DEVICE overrides): a club
 #: table starts a game every 20 minutes or so; ten covers setup mistakes and short games.
 TABLES_PER_DEVICE = 10
+#: Tables all devices together may start within TABLES_WINDOW (TABLES_PER_SERVER overrides):
+#: a convention of 100 tables starts about 300 games an hour; many addresses, each within its
+#: own share, cannot fill the database and the room display past that (issue 33 item 5).
+TABLES_PER_SERVER = 300
 TABLES_WINDOW = timedelta(hours=1)
 #: A table nobody moved on within this long leaves the home page (kept; its host restores it).
 STALE_AFTER = timedelta(days=1)
 _TABLE_COLUMNS = (
-    "id, game, setup_json, version, finished, created_at, updated_at,"
+    "id, game, setup_json, version, finished, created_at, updated_at, label, number,"
     " EXISTS (SELECT 1 FROM abandoned_tables WHERE table_id = tables.id) AS abandoned"
 )
 
@@ -86,6 +92,7 @@ class Store:
         setup: dict,
         origin: str | None = None,
         new_people: Collection[str] | None = None,
+        label: object = None,
     ) -> Table:
         """Start a table of `game`; the rules validate `setup` (RuleError if they refuse it).
 
@@ -93,7 +100,10 @@ class Store:
         TABLES_PER_DEVICE tables within TABLES_WINDOW it is refused with TooManyTables.
         With `new_people` (the names confirmed as new people), a name that only looks like a
         person of the roster and is not among them is refused (store/roster.py).
+        `label` is the host's short label (`labels.clean_label`); without one the table
+        takes the lowest number free among the tables in play.
         """
+        label = labels.clean_label(label)
         rules = get_game(game)
         if not isinstance(setup, dict):
             raise InvalidSetup(N_("A table setup must be an object."))
@@ -106,10 +116,11 @@ class Store:
             if origin is not None:
                 _check_origin(conn, origin, now)
             table_id = self._free_id(conn)
+            number = None if label else labels.free_number(conn, playing_since())
             conn.execute(
                 "INSERT INTO tables (id, game, setup_json, state_json, version, finished,"
-                " created_at, updated_at) VALUES (?, ?, ?, ?, 0, ?, ?, ?)",
-                (table_id, game, _dumps(setup), state_text, int(finished), now, now),
+                " created_at, updated_at, label, number) VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?)",
+                (table_id, game, _dumps(setup), state_text, int(finished), now, now, label, number),
             )
             if origin is not None:
                 conn.execute(
@@ -121,7 +132,13 @@ class Store:
             club_sync.follow_state(conn, table_id, game, state, now)
         self._cache.put((table_id, 0), state)
         created = datetime.fromisoformat(now)
-        return Table(table_id, game, setup, 0, state, created, created, finished)
+        return Table(
+            table_id, game, setup, 0, state, created, created, finished, label=label, number=number
+        )
+
+    def free_number(self) -> int:
+        """The number a table started now without a label would take (`labels.free_number`)."""
+        return labels.free_number(db.get_db(), playing_since())
 
     def get(self, table_id: str) -> Table:
         """The table with `table_id` at its latest version (TableNotFound if none)."""
@@ -180,13 +197,15 @@ class Store:
             head = self._head(conn, table_id)
         return self._table(conn, head)
 
-    def list_tables(self) -> list[Table]:
-        """Every table still in play or finished, most recent activity first (not abandoned)."""
+    def list_tables(self, offset: int = 0, limit: int = -1) -> list[Table]:
+        """Every table still in play or finished, most recent activity first (not abandoned);
+        `limit` of them from `offset` if asked (-1: all)."""
         conn = db.get_db()
         rows = conn.execute(
             f"SELECT {_TABLE_COLUMNS} FROM tables"
             " WHERE id NOT IN (SELECT table_id FROM abandoned_tables)"
-            " ORDER BY updated_at DESC, created_at DESC, id"
+            " ORDER BY updated_at DESC, created_at DESC, id LIMIT ? OFFSET ?",
+            (limit, offset),
         ).fetchall()
         return [self._table(conn, row) for row in rows]
 
@@ -451,20 +470,32 @@ def _listed(finished: bool) -> tuple[str, tuple]:
 
 
 def _check_origin(conn: sqlite3.Connection, origin: str, now: str) -> None:
-    """Refuse a new table (TooManyTables) when `origin` started its share within the window."""
-    limit = int(current_app.config.get("TABLES_PER_DEVICE", TABLES_PER_DEVICE))
-    window = current_app.config.get("TABLES_WINDOW", TABLES_WINDOW)
+    """Refuse a new table (TooManyTables) when `origin` started its share within the window,
+    or (RoomFull) when the devices together started the server's."""
+    config = current_app.config
+    window = config.get("TABLES_WINDOW", TABLES_WINDOW)
     since = (datetime.fromisoformat(now) - window).isoformat(timespec="microseconds")
-    rows = conn.execute(
+    mine = conn.execute(
         "SELECT created_at FROM table_origins WHERE origin = ? AND created_at > ?"
         " ORDER BY created_at",
         (origin, since),
     ).fetchall()
+    _within(
+        mine, int(config.get("TABLES_PER_DEVICE", TABLES_PER_DEVICE)), window, now, TooManyTables
+    )
+    every = conn.execute(
+        "SELECT created_at FROM table_origins WHERE created_at > ? ORDER BY created_at", (since,)
+    ).fetchall()
+    _within(every, int(config.get("TABLES_PER_SERVER", TABLES_PER_SERVER)), window, now, RoomFull)
+
+
+def _within(rows: list, limit: int, window: timedelta, now: str, refusal: type) -> None:
+    """Raise `refusal` (with when one more may start) if `rows` started `limit` or more."""
     if len(rows) < limit:
         return
     frees = datetime.fromisoformat(rows[len(rows) - limit]["created_at"]) + window
     wait_s = max(1, math.ceil((frees - datetime.fromisoformat(now)).total_seconds()))
-    raise TooManyTables(len(rows), frees.astimezone().strftime("%H:%M"), wait_s)
+    raise refusal(len(rows), frees.astimezone().strftime("%H:%M"), wait_s)
 
 
 def _make_table(
@@ -481,6 +512,8 @@ def _make_table(
         updated_at=datetime.fromisoformat(updated_at),
         finished=finished,
         abandoned=bool(head["abandoned"]),
+        label=head["label"],
+        number=head["number"],
     )
 
 

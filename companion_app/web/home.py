@@ -13,6 +13,7 @@ from companion_app.i18n import formats, translate_error, translate_refusal
 from companion_app.server import rights
 from companion_app.store import Table, TooManyTables, get_store
 from companion_app.store.faults import StorageFault
+from companion_app.store.labels import MAX_LABEL, InvalidLabel
 from companion_app.web.people import roster_chips
 from companion_app.web.roster_pages import seat_hints
 from scoring.errors import RuleError
@@ -155,9 +156,13 @@ def new_table(game: str):
         confirmed = [name for seat, name in enumerate(typed) if str(seat) in ticked]
         try:
             setup = view.parse_setup(request.form)
+            label = request.form.get("label")
             table = get_store().create_table(
-                game, setup, origin=rights.origin(), new_people=confirmed
+                game, setup, origin=rights.origin(), new_people=confirmed, label=label
             )
+        except InvalidLabel as refused:
+            error, error_area = translate_error(refused), "label"
+            errors = {error_area: [error]}
         except RuleError as refused:
             errors = setup_errors(view, refused, [name for name in typed if name.strip()])
             error_area, (error, *_rest) = next(iter(errors.items()))
@@ -181,6 +186,8 @@ def new_table(game: str):
         errors=errors,
         form=request.form,
         roster=roster_chips(),
+        default_label=gettext("Table %(number)s", number=get_store().free_number()),
+        max_label=MAX_LABEL,
         **view.setup_context(),
     )
     return page, (status if error else 200)

@@ -13,11 +13,12 @@ import math
 import threading
 from collections import OrderedDict
 
-from flask import current_app, render_template
+from flask import abort, current_app, render_template, request
 from flask_babel import get_locale
 from markupsafe import Markup
 
 from companion_app.games import VIEWS
+from companion_app.server.live.pages import room_page_asked
 from companion_app.store import Table, reveals
 from companion_app.store.room import room_tables
 from companion_app.web.evening import room_standings
@@ -27,6 +28,11 @@ from companion_app.web.room_tiles import tile
 PAGE_SIZE = 6
 #: Seconds each page stays on the screen when the tables need more than one.
 ROTATE_S = 15
+#: Tables one /room page shows, in screens of PAGE_SIZE turned every ROTATE_S (issue 33
+#: item 5): a convention of 100 tables runs /room?page=1 ... 5 on as many screens, and each
+#: page's stream sends only its own tiles.
+ROOM_PAGE_TABLES = 24
+NOT_FOUND = 404
 #: Tiles on a page -> (columns, rows) of its grid.
 LAYOUTS = {1: (1, 1), 2: (2, 1), 3: (3, 1), 4: (2, 2), 5: (3, 2), 6: (3, 2)}
 #: Drawn tiles kept (a table in each language, with room to spare).
@@ -97,15 +103,26 @@ def pages(tiles: list) -> list[dict]:
 
 
 def room_display():
-    """Every table in play and every game just finished, as tiles (no rights needed)."""
+    """Every table in play and every game just finished, as tiles (no rights needed), up to
+    ROOM_PAGE_TABLES of them on a page (`?page=N`, from 1)."""
+    number = room_page_asked(request.args.get("page"))
+    if number is None:
+        abort(NOT_FOUND)
     tables = [table for table in room_tables() if table.game in VIEWS]
     playing = sum(not table.finished for table in tables)
+    first = (number - 1) * ROOM_PAGE_TABLES
+    shown = tables[first : first + ROOM_PAGE_TABLES]
     return render_template(
         "room.html",
-        pages=pages([drawn_tile(table) for table in tables]),
+        pages=pages([drawn_tile(table) for table in shown]),
         playing=playing,
         finished=len(tables) - playing,
         tonight=room_standings(playing),
         rotate_s=ROTATE_S,
+        room_page=number,
+        room_pages=max(1, math.ceil(len(tables) / ROOM_PAGE_TABLES)),
+        first=first + 1,
+        last=first + len(shown),
+        total=len(tables),
         can_edit=False,  # every screen is a viewer: it takes the hub's one render per change
     )

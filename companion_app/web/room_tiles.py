@@ -6,21 +6,22 @@ finished game shows its results), the last move.
 """
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from babel.numbers import format_decimal
 from flask_babel import get_locale, gettext
 
 from companion_app.games import room, view_for
-from companion_app.i18n import MINUS
+from companion_app.i18n import MINUS, table_label
 from companion_app.store import Table, get_store, reveals
 from companion_app.store.reveal_gate import pending_seats
 from scoring import secrecy
 from scoring.games import get_game
 from scoring.public_standings import public_standings
 
-#: More players than this split a tile's standings into two columns (Cech zlodějů seats 9).
+#: More players than this make a tile's type smaller, its names short, and its standings two
+#: columns when they show one number (Cech zlodějů seats 9).
 SPLIT_AFTER = 5
 EMPTY = "–"
 #: The rules' `actions(state)` keys naming the one seat the table waits for.
@@ -37,6 +38,8 @@ class Line:
     choosing: bool = False
     rank: int | None = None
     winner: bool = False
+    #: The name as the tile shows it: the short form on a tile of many players.
+    shown: str = ""
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,7 @@ class Tile:
 
     table_id: str
     version: int
+    label: str | None
     title: str
     round: str
     phase: str
@@ -59,12 +63,44 @@ class Tile:
     winners: list[str] = field(default_factory=list)
 
     @property
+    def podium(self) -> list[Line]:
+        """A finished game's winners: drawn across the tile, its largest text (issue 32.6)."""
+        return [line for line in self.lines if line.winner] if self.finished else []
+
+    @property
     def halves(self) -> list[list[Line]]:
-        """The lines in one column, or two when the table seats more than SPLIT_AFTER."""
-        if len(self.lines) <= SPLIT_AFTER:
-            return [self.lines]
-        half = math.ceil(len(self.lines) / 2)
-        return [self.lines[:half], self.lines[half:]]
+        """The other lines in one column, or two when the table seats more than SPLIT_AFTER."""
+        rest = [line for line in self.lines if line not in self.podium]
+        if not self.many or len(self.columns) > 1:  # two columns of numbers leave no room
+            return [rest]  # for a name in half a tile: one column of smaller type
+        half = math.ceil(len(rest) / 2)
+        return [rest[:half], rest[half:]]
+
+    @property
+    def many(self) -> bool:
+        """True when the table seats more than SPLIT_AFTER: smaller type, short names."""
+        return len(self.lines) > SPLIT_AFTER
+
+
+def short_name(name: str) -> str:
+    """A name short enough for a tile of many players: "František Novák" -> "František N."."""
+    first, *rest = name.split()
+    return " ".join([first, *(f"{word[0]}." for word in rest)])
+
+
+def short_names(names: list[str]) -> list[str]:
+    """Each name's short form, but the full name where two short forms would read the same."""
+    short = [short_name(name) if name.split() else name for name in names]
+    return [
+        full if short.count(mine) > 1 else mine for full, mine in zip(names, short, strict=True)
+    ]
+
+
+def _shown(lines: list[Line]) -> list[Line]:
+    """The lines with the names a tile shows: short forms past SPLIT_AFTER players."""
+    names = [line.name for line in lines]
+    shown = short_names(names) if len(lines) > SPLIT_AFTER else names
+    return [replace(line, shown=each) for line, each in zip(lines, shown, strict=True)]
 
 
 def _number(value: int | None) -> str:
@@ -168,13 +204,14 @@ def tile(table: Table) -> Tile:
     return Tile(
         table_id=table.id,
         version=table.version,
+        label=table_label(table),
         title=str(view.TITLE),
         round=room.round_text(table.game, summary),
         phase=view.phase_label(summary["phase"]),
         status=status,
         police=police,
         columns=[str(room.COLUMN_LABELS.get(column, column)) for column in columns],
-        lines=lines,
+        lines=_shown(lines),
         hidden=[str(room.HIDDEN[kind]) for kind in hidden],
         note=None if finished or table.game not in room.NOTES else str(room.NOTES[table.game]),
         last_move=_last_move(table, view),

@@ -157,3 +157,68 @@ def test_home_lists_tables_in_pages(app):
     assert "Page 2 of 3" in page and 'rel="prev"' in page and 'rel="next"' in page
     assert "Page 3 of 3" in phone.get("/?page=99").get_data(as_text=True)
     assert "Page 1 of 3" in phone.get("/?page=x%00").get_data(as_text=True)
+
+
+def test_the_devices_together_are_bounded_too_but_this_computer_and_the_organiser_never(app):
+    """Issue 33 item 5: many addresses, each within its own share, stop at the server's share
+    (429, a sentence and Retry-After; nothing made); this computer and the organiser start
+    tables all the same, and their tables take nothing of the devices' share."""
+    from companion_app.server import rights
+
+    app.config["TABLES_PER_SERVER"] = 3
+    phones = [from_address(app, f"192.168.1.{40 + number}") for number in range(4)]
+    assert [create(phone).status_code for phone in phones[:3]] == [201] * 3
+    refused = create(phones[3])
+    assert refused.status_code == 429
+    sentence = refused.get_json()["error"]
+    assert "The devices in the room have started 3 tables within an hour" in sentence
+    assert re.search(r"can start at \d\d:\d\d", sentence)
+    assert 0 < int(refused.headers["Retry-After"]) <= 3600
+    assert count_tables(app) == 3
+    assert create(app.test_client()).status_code == 201  # this computer
+    with app.test_request_context():
+        key = rights.organiser_key()
+    organiser = from_address(app, "192.168.1.99")
+    made = organiser.post(
+        "/api/tables",
+        json={"game": "razzia", "players": PLAYERS},
+        headers={"Authorization": f"Bearer {key}"},
+    )
+    assert made.status_code == 201
+    assert create(phones[3]).status_code == 429  # still full for the devices
+    phones[3].post("/lang", data={"lang": "cs", "next": "/"})
+    page = phones[3].post("/tables/new/razzia", data={"player": PLAYERS})
+    assert page.status_code == 429
+    assert "Zařízení v sále založila během hodiny tolik stolů: 3" in page.get_data(as_text=True)
+
+
+def test_the_table_list_of_the_api_comes_in_pages(app, monkeypatch):
+    """Issue 33 item 5: `GET /api/tables?page=N`, a fixed number a page, the next page named
+    in a Link header; a page that is not a whole number from 1 is a 400 with a sentence."""
+    from companion_app.api import tables as api_tables
+
+    monkeypatch.setattr(api_tables, "API_PAGE_SIZE", 2)
+    client = app.test_client()
+    made = [create(client).get_json()["id"] for _ in range(5)]
+    seen, link, page = [], None, 1
+    while True:
+        answer = client.get(f"/api/tables?page={page}")
+        assert answer.status_code == 200 and len(answer.get_json()["tables"]) <= 2
+        seen += [row["id"] for row in answer.get_json()["tables"]]
+        link = answer.headers.get("Link")
+        if link is None:
+            break
+        assert link == f'</api/tables?page={page + 1}>; rel="next"'
+        page += 1
+    assert page == 3 and seen == made[::-1]  # most recent first, each once
+    assert (
+        client.get("/api/tables").get_json()["tables"]
+        == client.get("/api/tables?page=1").get_json()["tables"]
+    )
+    for bad in ("0", "x", "-1", "9999999"):
+        refused = client.get(f"/api/tables?page={bad}")
+        assert (
+            refused.status_code == 400
+            and "page must be a whole number" in refused.get_json()["error"]
+        )
+    assert client.get("/api/tables?page=9").get_json() == {"tables": []}

@@ -194,3 +194,59 @@ def test_a_live_update_keeps_the_page_on_screen_and_keys_turn_pages(tmp_path):
         page.keyboard.press("ArrowLeft")  # back from the first page: the last one
         assert page.evaluate(PAGE_SHOWN, "2")
         assert not errors, errors
+
+
+#: Marks each tile element on the page, to tell a tile patched in place from a page redrawn.
+MARK_TILES = """() => document.querySelectorAll('[data-testid=room-tile]')
+  .forEach(tile => { tile.__marked = tile.dataset.table; })"""
+#: The tables whose tile element is still the one marked.
+MARKED = """() => [...document.querySelectorAll('[data-testid=room-tile]')]
+  .filter(tile => tile.__marked === tile.dataset.table).map(tile => tile.dataset.table)"""
+#: The tables shown, in page order.
+SHOWN = """() => [...document.querySelectorAll('[data-testid=room-tile]')]
+  .map(tile => tile.dataset.table)"""
+
+
+def test_a_move_patches_its_tile_and_a_new_table_is_added_in_place(tmp_path):
+    """Issue 33 item 6: the room gets a move's tile alone and swaps it in; the other tiles
+    stay the same elements. A new table arrives as its tile and a layout: the page places it
+    and keeps the others; the count in the header follows."""
+    app = serve_app(tmp_path)
+    with served(app) as server, chromium() as browser:
+        base = f"http://127.0.0.1:{server.server_port}"
+        tables = [ApiTable(base, "razzia", {"players": NAMES[:3]}, seed) for seed in range(3)]
+        page, errors = open_room(browser, base, FULL_HD)
+        page.evaluate(MARKER)
+        page.evaluate(MARK_TILES)
+        version = tables[1].move()
+        page.wait_for_function(TILE_VERSION, arg=[tables[1].id, version], timeout=WAIT_MS)
+        assert sorted(page.evaluate(MARKED)) == sorted([tables[0].id, tables[2].id])
+        added = ApiTable(base, "for_sale", {"players": NAMES[:4]}, 9)
+        page.wait_for_function(TILE_VERSION, arg=[added.id, 0], timeout=WAIT_MS)
+        assert page.evaluate(SHOWN) == [table.id for table in [*tables, added]]
+        assert sorted(page.evaluate(MARKED)) == sorted([tables[0].id, tables[2].id])
+        assert page.get_by_test_id("room-count").inner_text().startswith("4 tables in play")
+        assert page.evaluate("window.__notReloaded") == "still here"
+        screenshot(page, "room-patched-1920x1080-en")
+        assert not errors, errors
+
+
+@pytest.mark.parametrize(("viewport", "locale"), [(HD, "cs-CZ"), (FULL_HD, "en-US")])
+def test_the_room_in_pages_links_them_and_fits_the_screen(tmp_path, viewport, locale):
+    """Issue 33 item 5: 26 tables make two /room pages of 24 and 2; the header names the
+    tables shown and links the next page, and still fits one line of the screen."""
+    app = serve_app(tmp_path)
+    with served(app) as server, chromium() as browser:
+        base = f"http://127.0.0.1:{server.server_port}"
+        tables = [ApiTable(base, "razzia", {"players": NAMES[:3]}, seed) for seed in range(26)]
+        page, errors = open_room(browser, base, viewport, locale)
+        assert page.locator("[data-testid=room-tile]").count() == 24
+        check_layout(page, f"paged {locale}", READABLE_PX * viewport["height"] / 1080)
+        head = page.locator(".room-head").bounding_box()
+        assert head["height"] <= viewport["height"] * 0.08, head  # one line, as without pages
+        page.get_by_test_id("room-next").click()
+        page.wait_for_selector("main[data-live-url$='page=2']")
+        shown = page.evaluate(SHOWN)
+        assert shown == [table.id for table in tables[24:]]
+        screenshot(page, f"room-page-2-{viewport['width']}x{viewport['height']}-{locale[:2]}")
+        assert not errors, errors

@@ -11,6 +11,7 @@ import asyncio
 from dataclasses import dataclass, field
 
 from companion_app.server.live.pages import PANEL_PAGES
+from companion_app.server.live.parts import Cut
 from companion_app.server.live.stream import Subscriber
 
 GroupKey = tuple[str, str, str]  # (page, language, canonical address)
@@ -28,6 +29,8 @@ class Group:
     version: tuple[int, ...] | None = None
     event: bytes | None = None
     ready: "asyncio.Task | None" = None
+    #: The last render cut into parts (the room display): a change sends what differs.
+    cut: Cut | None = None
 
 
 @dataclass(eq=False)

@@ -93,10 +93,31 @@ def version_key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split("."))
 
 
+def room_page(number: int) -> str:
+    """The name page `number` of the room display is followed under: room, room:2, ..."""
+    return ROOM_PAGE if number <= 1 else f"{ROOM_PAGE}:{number}"
+
+
+def room_number(page: str) -> int | None:
+    """Which page of the room display a page name follows (None: not the room display)."""
+    if page == ROOM_PAGE:
+        return 1
+    name, _, number = page.partition(":")
+    return int(number) if name == ROOM_PAGE and number.isdecimal() else None
+
+
+def room_page_asked(text: str | None) -> int | None:
+    """The room display's page from `?page=` (issue 33 item 5): 1 if absent, None if bad."""
+    if text is None:
+        return 1
+    return int(text) if text.isdecimal() and len(text) < 7 and int(text) > 0 else None
+
+
 def stream_url(table_id: str, page: str, lang: str) -> str:
     """The URL of the stream a page follows."""
     if table_id == ROOM_KEY:
-        return f"{ROOM_STREAM}?lang={lang}"
+        number = room_number(page) or 1
+        return f"{ROOM_STREAM}?lang={lang}" + (f"&page={number}" if number > 1 else "")
     return f"{STREAM_PREFIX}{table_id}?page={page}&lang={lang}"
 
 
@@ -109,7 +130,8 @@ def _note_version() -> None:
     """Before-request hook: a live page's version, read before its view reads the table."""
     page = LIVE_PAGES.get(request.endpoint or "")
     if page == ROOM_PAGE:
-        setattr(g, _G_KEY, (page, ROOM_KEY, room_version()))
+        number = room_page_asked(request.args.get("page")) or 1  # a bad one: the view's 404
+        setattr(g, _G_KEY, (room_page(number), ROOM_KEY, room_version()))
         return
     table_id = (request.view_args or {}).get("table_id")
     if page is None or not isinstance(table_id, str):
@@ -143,8 +165,11 @@ class Rendered:
 
 def page_path(app: Flask, table_id: str, page: str) -> str:
     """The URL path of a live page of a table (or of the room display)."""
-    args = {} if page == ROOM_PAGE else {"table_id": table_id}
-    return app.url_map.bind("localhost").build(PAGE_ENDPOINTS[page], args)
+    number = room_number(page)
+    if number is not None:
+        args = {"page": number} if number > 1 else {}
+        return app.url_map.bind("localhost").build(PAGE_ENDPOINTS[ROOM_PAGE], args)
+    return app.url_map.bind("localhost").build(PAGE_ENDPOINTS[page], {"table_id": table_id})
 
 
 def internal_get(app: Flask, path: str, *, lang: str, host: str) -> tuple[int, bytes, str]:

@@ -8,7 +8,7 @@ changes while its groups render is rendered again once they are done, never twic
 import asyncio
 import logging
 
-from companion_app.server.live import pages
+from companion_app.server.live import pages, parts
 from companion_app.server.live.groups import Group, Watch
 from companion_app.server.live.pages import PANEL_PAGES, Rendered
 from companion_app.server.live.stream import Refused, sse_event
@@ -39,8 +39,32 @@ class Renders:
             return
         group.version = version
         group.event = sse_event("update", {"version": rendered.version, "html": rendered.html})
+        if pages.room_number(group.page) is not None:
+            self._offer_parts(group, rendered)
+            return
         for subscriber in group.subscribers:
             subscriber.offer("update", group.event)
+
+    def _offer_parts(self, group: Group, rendered: Rendered) -> None:
+        """The room display: push only the tiles that changed, and the layout if tables came
+        or went (issue 33 item 6); the whole page stays the first event of a new stream."""
+        before, group.cut = group.cut, parts.cut(rendered.html)
+        if before is None:
+            for subscriber in group.subscribers:
+                subscriber.offer("update", group.event)
+            return
+        changed, layout = parts.changed(before, group.cut)
+        events = [
+            ("part", sse_event("part", {"version": rendered.version, "id": key, "html": html}), key)
+            for key, html in changed.items()
+        ]
+        if layout is not None:
+            events.append(
+                ("layout", sse_event("layout", {"version": rendered.version, "html": layout}), "")
+            )
+        for subscriber in group.subscribers:
+            for kind, event, key in events:
+                subscriber.offer(kind, event, key)
 
     def refresh(self, table_id: str, watch: Watch) -> None:
         """Re-render every group of a changed table (again after, if it changes meanwhile)."""

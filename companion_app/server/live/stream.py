@@ -7,8 +7,9 @@ import asyncio
 import json
 from dataclasses import dataclass, field
 
-#: The order in which a subscriber's pending events are written.
-EVENT_ORDER = ("update", "status", "frame")
+#: The order in which a subscriber's pending events are written: a page, then the parts that
+#: changed in it (the room display's tiles, then where they go), then the box panel's news.
+EVENT_ORDER = ("update", "part", "layout", "status", "frame")
 
 
 class Refused(Exception):
@@ -28,21 +29,24 @@ def sse_event(kind: str, payload: object) -> bytes:
 
 @dataclass(eq=False)
 class Subscriber:
-    """One open stream: the latest pending event of each kind and a wake-up."""
+    """One open stream: the latest pending event of each kind (and part) and a wake-up."""
 
     group: "Group"  # noqa: F821  (live/groups.py; a stream belongs to one group)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
-    pending: dict[str, bytes] = field(default_factory=dict)
+    pending: dict[tuple[str, str], bytes] = field(default_factory=dict)
     closed: bool = False
 
-    def offer(self, kind: str, event: bytes) -> None:
-        """Queue `event`, replacing an unsent one of the same kind (only the latest matters)."""
-        self.pending[kind] = event
+    def offer(self, kind: str, event: bytes, part: str = "") -> None:
+        """Queue `event`, replacing an unsent one of the same kind and part (only the latest
+        matters); a replaced one moves to the end, so a kind's events stay oldest first."""
+        self.pending.pop((kind, part), None)
+        self.pending[(kind, part)] = event
         self.wake.set()
 
     def take(self) -> bytes:
-        """Everything pending, in EVENT_ORDER, and clear the wake-up."""
-        chunk = b"".join(self.pending[kind] for kind in EVENT_ORDER if kind in self.pending)
+        """Everything pending, in EVENT_ORDER (oldest first within a kind); clear the wake-up."""
+        order = sorted(self.pending, key=lambda key: EVENT_ORDER.index(key[0]))
+        chunk = b"".join(self.pending[key] for key in order)
         self.pending.clear()
         self.wake.clear()
         return chunk
