@@ -147,8 +147,8 @@ class Front:
         path = scope["path"]
         held = is_stream(path) or (scope["method"] == "GET" and b"wait=" in scope["query_string"])
         host = _header(scope, b"host")
-        refusal = refused_host(self.app, host) if held and host else None
-        if refusal:  # DNS rebinding: Flask checks the rest (server/guard.py)
+        refusal = refused_host(self.app, host) if held else None
+        if refusal:  # DNS rebinding, or no Host at all: Flask checks the rest (server/guard.py)
             await _error(send, BAD_REQUEST, refusal)
             return
         if is_stream(path):
@@ -250,7 +250,7 @@ class Front:
         lang = query.get("lang") or self.app.config["BABEL_DEFAULT_LOCALE"]
         if lang not in languages:
             raise Refused(BAD_REQUEST, f"lang must be one of {', '.join(languages)}.")
-        host = _header(scope, b"host") or "localhost"
+        host = _header(scope, b"host")
         if not _HOST.fullmatch(host):
             raise Refused(BAD_REQUEST, "The Host header is not a host name.")
         return table_id, page, lang, canonical_root(self.app, host, scope.get("server"))

@@ -67,6 +67,17 @@ class Refusal(Exception):
         super().__init__(message)
 
 
+def is_loopback(address: str) -> bool:
+    """True for this computer's addresses, the IPv4 one as an IPv6 socket sees it too
+    (`::ffff:127.0.0.1` under `companion serve --host ::`)."""
+    try:
+        ip = ipaddress.ip_address(address.partition("%")[0])
+    except ValueError:
+        return False
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return (mapped or ip).is_loopback
+
+
 def share_of(address: str) -> str:
     """The key an address's share is counted under: IPv4 itself, IPv6 by its /64 network."""
     try:
@@ -187,12 +198,7 @@ class Room:
 
     def trusted(self, address: str) -> bool:
         """True for this computer when it counts as host of every table (docs/security.md)."""
-        if not self.app.config.get("LOCAL_IS_HOST", True):
-            return False
-        try:
-            return ipaddress.ip_address(address.partition("%")[0]).is_loopback
-        except ValueError:
-            return False
+        return bool(self.app.config.get("LOCAL_IS_HOST", True)) and is_loopback(address)
 
     def take(self, shares: Shares, address: str, privileged: Callable[[], bool]) -> str:
         """Take one of `shares` for `address` (its share key), or raise Refusal and log it."""
