@@ -191,7 +191,7 @@ class Front:
         try:
             share = self._take(self.room.polls, scope, args.get("table_id"))
         except Refusal as refused:
-            await _error(send, refused.status, str(refused), _retry())
+            await _error(send, refused.status, str(refused), _retry(refused.retry_after))
             return None, None
         try:
             return await self._wait_poll(scope, receive, send, (endpoint, args, seen, pairs))
@@ -265,7 +265,7 @@ class Front:
             request = self._stream_request(scope)
             share = self._take(self.room.streams, scope, request[0])
         except (Refused, Refusal) as refused:
-            await _error(send, refused.status, str(refused), _retry())
+            await _error(send, refused.status, str(refused), _retry(_retry_after(refused)))
             return
         try:
             await self._follow(request, receive, send)
@@ -292,9 +292,14 @@ class Front:
             watcher.cancel()
 
 
-def _retry() -> list[tuple[bytes, bytes]]:
+def _retry(seconds: int = RETRY_AFTER_S) -> list[tuple[bytes, bytes]]:
     """The Retry-After header of a refusal that may succeed later."""
-    return [(b"retry-after", str(RETRY_AFTER_S).encode())]
+    return [(b"retry-after", str(seconds).encode())]
+
+
+def _retry_after(refused: Exception) -> int:
+    """The seconds a refusal asks for (the room's rate says; the rest wait RETRY_AFTER_S)."""
+    return getattr(refused, "retry_after", RETRY_AFTER_S)
 
 
 async def _pump(subscriber: Subscriber, send) -> None:

@@ -105,7 +105,7 @@ class RoomProtocol(H11Protocol):
         except Refusal as refused:
             self.refused = True
             reason = b"Too Many Requests" if refused.status == 429 else b"Service Unavailable"
-            retry = [(b"retry-after", b"5")]
+            retry = [(b"retry-after", str(refused.retry_after).encode())]
             transport.write(raw_answer(refused.status, reason, str(refused), retry))
             transport.close()
             return

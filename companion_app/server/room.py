@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 
 from flask import Flask
 
+from companion_app.server.rates import POLL_BURST, POLL_PER_S, STREAM_BURST, STREAM_PER_S, Rate
+
 log = logging.getLogger("companion.room")
 
 #: Connections one address may hold at once: a browser opens up to 6 per host, a phone may
@@ -42,6 +44,8 @@ RESERVED_POLLS = 50
 #: Seconds between two log lines about the same kind of refusal.
 LOG_EVERY_S = 10.0
 TOO_MANY, UNAVAILABLE = 429, 503
+#: Seconds a refused device is told to wait when nothing says better.
+RETRY_AFTER_S = 5
 
 PER_ADDRESS = {
     "connection": "This device already holds {limit} connections to the companion, the most "
@@ -59,11 +63,12 @@ FULL = {
 
 
 class Refusal(Exception):
-    """A share refused: the HTTP status and the sentence."""
+    """A share refused: the HTTP status, the sentence and the seconds of `Retry-After`."""
 
-    def __init__(self, status: int, message: str) -> None:
-        """The status (429 past the address's share, 503 when the room is full)."""
+    def __init__(self, status: int, message: str, retry_after: int = RETRY_AFTER_S) -> None:
+        """The status (429 past the address's share or rate, 503 when the room is full)."""
         self.status = status
+        self.retry_after = retry_after
         super().__init__(message)
 
 
@@ -195,20 +200,39 @@ class Room:
             min(max_polls // 4, int(config.get("ROOM_RESERVED_POLLS", RESERVED_POLLS))),
         )
         self.log = RefusalLog(float(config.get("ROOM_LOG_EVERY_S", LOG_EVERY_S)))
+        self.rates = {
+            "stream": Rate(
+                "stream",
+                int(config.get("ROOM_STREAM_BURST", STREAM_BURST)),
+                float(config.get("ROOM_STREAMS_PER_S", STREAM_PER_S)),
+            ),
+            "poll": Rate(
+                "poll",
+                int(config.get("ROOM_POLL_BURST", POLL_BURST)),
+                float(config.get("ROOM_POLLS_PER_S", POLL_PER_S)),
+            ),
+        }
 
     def trusted(self, address: str) -> bool:
         """True for this computer when it counts as host of every table (docs/security.md)."""
         return bool(self.app.config.get("LOCAL_IS_HOST", True)) and is_loopback(address)
 
     def take(self, shares: Shares, address: str, privileged: Callable[[], bool]) -> str:
-        """Take one of `shares` for `address` (its share key), or raise Refusal and log it."""
+        """Take one of `shares` for `address` (its share key), or raise Refusal and log it.
+
+        Streams and polls first spend a token of the address's rate (rates.py): an address
+        that reopens too fast is refused before any share or right is looked at.
+        """
         share = share_of(address)
+        trusted = self.trusted(address)
+        rate = self.rates.get(shares.kind)
+        wait = rate.take(share) if rate is not None and not trusted else 0.0
         try:
-            shares.take(share, trusted=self.trusted(address), privileged=privileged)
+            if wait > 0:
+                raise Refusal(TOO_MANY, *rate.refusal(wait))
+            shares.take(share, trusted=trusted, privileged=privileged)
         except Refusal as refused:
-            self.log.note(
-                f"{shares.kind}:{refused.status}",
-                f"Refused a {shares.kind} from {address[:64]}: {refused}",
-            )
+            kind = f"{shares.kind}:rate" if wait > 0 else f"{shares.kind}:{refused.status}"
+            self.log.note(kind, f"Refused a {shares.kind} from {address[:64]}: {refused}")
             raise
         return share

@@ -1,0 +1,143 @@
+"""Issue 33: what one device may cost others at the server front, over real sockets from
+loopback aliases (127.0.0.x stand for devices on the LAN; this computer is a plain device).
+
+- item 2: a reconnect rate per address (server/rates.py): reopening streams or polls past
+  the burst gets 429 with a sentence and `Retry-After`, logged once per kind per 10 s;
+- item 1: reserved room that a device's rights on its own tables cannot buy (room.py).
+
+Each attack keeps the host's moves, an existing viewer's stream and the bridge's poll going.
+GUARD_S (in tests.app.test_room) only bounds waiting for what must happen.
+"""
+
+import logging
+import re
+import socket
+
+from companion_app.server import rights
+from companion_app.server.room import Refusal, Room
+from tests.app.test_room import (
+    ATTACKER,
+    BRIDGE,
+    PHONE,
+    TABLET,
+    make_app,
+    open_poll,
+    open_stream,
+    request,
+    status_of,
+    wait_until,
+)
+from tests.live import served
+
+DEAL = {"type": "deal", "sets": ["A", "B", "C"]}
+PLAYERS = ["Ann", "Bob", "Cyril"]
+
+
+def device_key(app) -> str:
+    """The box bridge's key."""
+    with app.test_request_context():
+        return rights.device_key()
+
+
+def create(port: int, source: str) -> dict:
+    """A Razzia! table created from `source`, which hosts it (its edit key in the answer)."""
+    status, _, created = request(
+        port, source, "POST", "/api/tables", {"game": "razzia", "players": PLAYERS}
+    )
+    assert status == 201, created
+    return created
+
+
+def host_moves(port: int, table: dict, version: int = 0) -> int:
+    """The host deals at its table: the answer's status."""
+    status, _, _ = request(
+        port,
+        TABLET,
+        "POST",
+        f"/api/tables/{table['id']}/moves",
+        {"version": version, "move": DEAL},
+        {"Authorization": f"Bearer {table['edit_key']}"},
+    )
+    return status
+
+
+def sees_update(sock: socket.socket, version: str) -> bool:
+    """True once the stream on `sock` brings the page at `version` (read until it does)."""
+    seen = b""
+    sock.settimeout(30.0)
+    while not re.search(rb'"version": ?"' + version.encode() + b'"', seen):
+        chunk = sock.recv(65536)
+        if not chunk:
+            return False
+        seen += chunk
+    return True
+
+
+def bridge_poll(port: int, key: str) -> socket.socket:
+    """The bridge's long poll on the box's view (device key), held until something changes."""
+    etag = request(port, BRIDGE, "GET", "/api/device")[2]["etag"]
+    return open_poll(port, BRIDGE, f"/api/device?wait={etag}", key)
+
+
+# -- item 2: a reconnect rate per address -----------------------------------------------------
+
+
+def test_reopening_streams_and_polls_fast_is_slowed_and_costs_nobody_else(tmp_path, caplog):
+    """Issue 33, item 2: past its burst an address reopening streams or polls gets 429 with a
+    sentence and Retry-After, one log line per kind; the host moves, a viewer's stream sees
+    the move and the bridge's poll is answered."""
+    caplog.set_level(logging.INFO)
+    app = make_app(
+        tmp_path,
+        ROOM_STREAM_BURST=4,
+        ROOM_STREAMS_PER_S=0.1,
+        ROOM_POLL_BURST=3,
+        ROOM_POLLS_PER_S=0.1,
+    )
+    key = device_key(app)
+    with served(app) as server:
+        port = server.server_port
+        table = create(port, TABLET)
+        viewer, line, _ = open_stream(port, PHONE, table["id"])
+        assert line.endswith("200 OK")
+        bridge = bridge_poll(port, key)
+        for _ in range(4):
+            sock, line, _ = open_stream(port, ATTACKER, table["id"])
+            assert line.endswith("200 OK")
+            sock.close()
+        for _ in range(10):
+            sock, line, head = open_stream(port, ATTACKER, table["id"])
+            assert line.startswith("HTTP/1.1 429"), line
+            text = (head + sock.recv(4096)).decode()
+            assert "retry-after: " in text.lower() and "reopens live pages too often" in text
+            sock.close()
+        etag = request(port, PHONE, "GET", f"/api/tables/{table['id']}/device")[2]["etag"]
+        path = f"/api/tables/{table['id']}/device?wait={etag}"
+        for _ in range(3):
+            open_poll(port, ATTACKER, path).close()
+        assert status_of(open_poll(port, ATTACKER, path)) == 429
+        wait_until(lambda: server.front.room.polls.held.get(BRIDGE) == 1)
+
+        assert host_moves(port, table) == 200
+        assert sees_update(viewer, "1.0.0.0")
+        assert status_of(bridge) == 200
+    lines = [r.getMessage() for r in caplog.records if r.name == "companion.room"]
+    assert len([line for line in lines if "too often" in line and "stream" in line]) == 1, lines
+    assert len([line for line in lines if "too often" in line and "poll" in line]) == 1, lines
+
+
+def test_this_computer_is_never_slowed(tmp_path):
+    """Issue 33, item 2: loopback, while it hosts every table, has no rate (nor a share)."""
+    app = make_app(tmp_path, LOCAL_IS_HOST=True, ROOM_STREAM_BURST=2, ROOM_STREAMS_PER_S=0.01)
+    room = Room(app, max_streams=100, max_polls=100)
+    for _ in range(20):
+        room.take(room.streams, "127.0.0.1", lambda: False)
+    room.take(room.streams, "192.168.1.9", lambda: False)
+    room.take(room.streams, "192.168.1.9", lambda: False)
+    try:
+        room.take(room.streams, "192.168.1.9", lambda: False)
+    except Refusal as refused:
+        assert refused.status == 429 and refused.retry_after >= 1
+        assert "reopens live pages too often" in str(refused)
+    else:
+        raise AssertionError("the third stream within the burst of two was let in")
