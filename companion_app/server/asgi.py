@@ -36,7 +36,7 @@ from companion_app.server.live.pages import (
 from companion_app.server.live.polls import DEFAULT_MAX_POLLS
 from companion_app.server.live.stream import Refused, Subscriber
 from companion_app.server.protocol import RAW_SECURITY_HEADERS
-from companion_app.server.room import Refusal, Room, Shares
+from companion_app.server.room import BOX, EDIT, Refusal, Room, Shares, Ticket
 from companion_app.server.wsgi import ThreadedWSGI
 from companion_app.store.changes import MAX_ETAG, long_poll_etag
 
@@ -106,6 +106,10 @@ class Front:
         """The hub, made on the running loop at the first request that needs it."""
         if self.hub is None:
             self.hub = LiveHub(self.app)
+            # The room lets tables' own devices past the totals (room.Shares): its ceilings
+            # are the hub's last backstop.
+            self.hub.max_viewers = self.room.streams.ceiling
+            self.hub.polls.max_polls = self.room.polls.ceiling
         return self.hub
 
     def close(self) -> None:
@@ -222,15 +226,23 @@ class Front:
 
     # -- the room's shares -----------------------------------------------------------------
 
-    def _take(self, shares: Shares, scope, table_id: str | None) -> str:
+    def _take(self, shares: Shares, scope, table_id: str | None) -> Ticket:
         """One of `shares` for the client's address (Refusal past its share or a full room)."""
-        return self.room.take(shares, _address(scope), lambda: self._privileged(scope, table_id))
+        return self.room.take(
+            shares, _address(scope), lambda: self._privileged(scope, table_id), table_id
+        )
 
-    def _privileged(self, scope, table_id: str | None) -> bool:
-        """True for the box's bridge, this computer, or edit rights on the table (reserved room)."""
+    def _privileged(self, scope, table_id: str | None) -> str | None:
+        """What of the reserved room this request may use: BOX for the box's bridge (its key),
+        EDIT for the host, a scorer or a seat of the table it follows, else None."""
         environ = build_environ(scope, io.BytesIO())
         with self.app.request_context(environ):
-            return rights.is_box() or (table_id is not None and rights.can_edit(table_id))
+            if rights.is_box():
+                return BOX
+            if table_id is not None and table_id != ROOM_KEY:
+                if rights.can_edit(table_id) or rights.seat_of(table_id) is not None:
+                    return EDIT
+            return None
 
     # -- live streams ----------------------------------------------------------------------
 

@@ -119,41 +119,119 @@ class RefusalLog:
         return True
 
 
+#: What a request with rights claims of the reserved room (`privileged()` returns one).
+BOX, EDIT = "box", "edit"
+#: The reserved room of one table's host, scorers and seats, and of one device across all
+#: its tables (streams, polls): a device's rights on its own tables buy no more than this.
+RESERVED_STREAMS_PER_TABLE, RESERVED_STREAMS_PER_DEVICE = 6, 4
+RESERVED_POLLS_PER_TABLE, RESERVED_POLLS_PER_DEVICE = 3, 2
+#: Past the total, tables' own devices are let in up to this many times the total.
+CEILING_FACTOR = 2
+RESERVE_SPENT = {
+    "stream": "This device already uses its part of the room kept for tables' own devices; "
+    "close a live page of the companion and this one follows.",
+    "poll": "This device already uses its part of the room kept for tables' own devices; try "
+    "again when one of its polls has been answered.",
+}
+
+
+@dataclass(frozen=True)
+class Ticket:
+    """One thing held: the share it counts under, and what of the reserved room it uses
+    (a table id, BOX, or None for the open room)."""
+
+    share: str
+    reserve: str | None = None
+
+
 @dataclass
 class Shares:
-    """One kind of held thing (connections, streams, polls): counted per address and in all."""
+    """One kind of held thing (connections, streams, polls): counted per address and in all.
+
+    The open room is `total - reserved`; past it only requests with rights get in, each
+    within the reserved room of its table (`per_table`: the host, scorers and seats of that
+    table on its pages) or of the box, and every device within `per_device` across all its
+    tables (issue 33, item 1). A table's own devices are let in even past `total` within
+    those parts (up to `ceiling`), so no crowd, with or without tables of its own, locks a
+    host out.
+    """
 
     kind: str
     per_address: int
     total: int
     reserved: int
+    per_table: int = 0
+    per_device: int = 0
     held: dict[str, int] = field(default_factory=dict)
     count: int = 0
+    reserved_by_device: dict[str, int] = field(default_factory=dict)
+    reserved_by_table: dict[str, int] = field(default_factory=dict)
 
-    def take(self, share: str, *, trusted: bool, privileged: Callable[[], bool]) -> None:
+    def take(
+        self,
+        share: str,
+        *,
+        trusted: bool,
+        privileged: Callable[[], str | bool | None],
+        table: str | None = None,
+    ) -> Ticket:
         """Count one more for `share`, or raise Refusal (nothing counted).
 
-        `trusted` (this computer) needs no share and may use the reserved room; `privileged()`
-        (asked only when the open room is full) may use the reserved room within its share.
+        `trusted` (this computer) needs no share and may use the room up to `total`;
+        `privileged()` (asked only when the open room is full) says what this request may
+        claim of the reserved room: BOX, EDIT (rights on `table`) or nothing.
         """
-        if self.count >= self.total:
+        if self.count >= self.ceiling:
             raise Refusal(UNAVAILABLE, FULL[self.kind])
-        if not trusted:
-            if self.held.get(share, 0) >= self.per_address:
-                raise Refusal(TOO_MANY, PER_ADDRESS[self.kind].format(limit=self.per_address))
-            if self.count >= self.total - self.reserved and not privileged():
+        if trusted:
+            if self.count >= self.total:
                 raise Refusal(UNAVAILABLE, FULL[self.kind])
-        self.held[share] = self.held.get(share, 0) + 1
-        self.count += 1
+            return self._count(Ticket(share))
+        if self.held.get(share, 0) >= self.per_address:
+            raise Refusal(TOO_MANY, PER_ADDRESS[self.kind].format(limit=self.per_address))
+        if self.count < self.total - self.reserved:
+            return self._count(Ticket(share))
+        claim = privileged()
+        reserve = BOX if claim == BOX else table if claim and table is not None else None
+        if reserve is None:
+            raise Refusal(UNAVAILABLE, FULL[self.kind])
+        if self.reserved_by_device.get(share, 0) >= self.per_device:
+            raise Refusal(UNAVAILABLE, RESERVE_SPENT.get(self.kind, FULL[self.kind]))
+        if self.reserved_by_table.get(reserve, 0) >= self.per_table:
+            raise Refusal(UNAVAILABLE, FULL[self.kind])
+        self.reserved_by_device[share] = self.reserved_by_device.get(share, 0) + 1
+        self.reserved_by_table[reserve] = self.reserved_by_table.get(reserve, 0) + 1
+        return self._count(Ticket(share, reserve))
 
-    def give_back(self, share: str) -> None:
-        """One fewer for `share`."""
-        left = self.held.get(share, 0) - 1
-        if left > 0:
-            self.held[share] = left
-        else:
-            self.held.pop(share, None)
+    @property
+    def ceiling(self) -> int:
+        """The most held at all: twice the total, the reserved parts past it included."""
+        return CEILING_FACTOR * self.total
+
+    def _count(self, ticket: Ticket) -> Ticket:
+        """Count `ticket` as held."""
+        self.held[ticket.share] = self.held.get(ticket.share, 0) + 1
+        self.count += 1
+        return ticket
+
+    def give_back(self, ticket: Ticket | str) -> None:
+        """One fewer for the ticket's share (and its part of the reserved room)."""
+        if isinstance(ticket, str):
+            ticket = Ticket(ticket)
+        _less(self.held, ticket.share)
+        if ticket.reserve is not None:
+            _less(self.reserved_by_device, ticket.share)
+            _less(self.reserved_by_table, ticket.reserve)
         self.count = max(0, self.count - 1)
+
+
+def _less(counts: dict[str, int], key: str) -> None:
+    """One fewer under `key`, forgotten at zero."""
+    left = counts.get(key, 0) - 1
+    if left > 0:
+        counts[key] = left
+    else:
+        counts.pop(key, None)
 
 
 def open_files_limit() -> int | None:
@@ -192,12 +270,16 @@ class Room:
             int(config.get("ROOM_STREAMS_PER_ADDRESS", STREAMS_PER_ADDRESS)),
             max_streams,
             min(max_streams // 4, int(config.get("ROOM_RESERVED_STREAMS", RESERVED_STREAMS))),
+            int(config.get("ROOM_RESERVED_STREAMS_PER_TABLE", RESERVED_STREAMS_PER_TABLE)),
+            int(config.get("ROOM_RESERVED_STREAMS_PER_DEVICE", RESERVED_STREAMS_PER_DEVICE)),
         )
         self.polls = Shares(
             "poll",
             int(config.get("ROOM_POLLS_PER_ADDRESS", POLLS_PER_ADDRESS)),
             max_polls,
             min(max_polls // 4, int(config.get("ROOM_RESERVED_POLLS", RESERVED_POLLS))),
+            int(config.get("ROOM_RESERVED_POLLS_PER_TABLE", RESERVED_POLLS_PER_TABLE)),
+            int(config.get("ROOM_RESERVED_POLLS_PER_DEVICE", RESERVED_POLLS_PER_DEVICE)),
         )
         self.log = RefusalLog(float(config.get("ROOM_LOG_EVERY_S", LOG_EVERY_S)))
         self.rates = {
@@ -217,7 +299,13 @@ class Room:
         """True for this computer when it counts as host of every table (docs/security.md)."""
         return bool(self.app.config.get("LOCAL_IS_HOST", True)) and is_loopback(address)
 
-    def take(self, shares: Shares, address: str, privileged: Callable[[], bool]) -> str:
+    def take(
+        self,
+        shares: Shares,
+        address: str,
+        privileged: Callable[[], str | bool | None],
+        table: str | None = None,
+    ) -> Ticket:
         """Take one of `shares` for `address` (its share key), or raise Refusal and log it.
 
         Streams and polls first spend a token of the address's rate (rates.py): an address
@@ -230,9 +318,8 @@ class Room:
         try:
             if wait > 0:
                 raise Refusal(TOO_MANY, *rate.refusal(wait))
-            shares.take(share, trusted=trusted, privileged=privileged)
+            return shares.take(share, trusted=trusted, privileged=privileged, table=table)
         except Refusal as refused:
             kind = f"{shares.kind}:rate" if wait > 0 else f"{shares.kind}:{refused.status}"
             self.log.note(kind, f"Refused a {shares.kind} from {address[:64]}: {refused}")
             raise
-        return share

@@ -11,6 +11,7 @@ GUARD_S (in tests.app.test_room) only bounds waiting for what must happen.
 
 import logging
 import re
+import select
 import socket
 
 from companion_app.server import rights
@@ -141,3 +142,104 @@ def test_this_computer_is_never_slowed(tmp_path):
         assert "reopens live pages too often" in str(refused)
     else:
         raise AssertionError("the third stream within the burst of two was let in")
+
+
+# -- item 1: shares that rights on one's own tables cannot buy ---------------------------------
+
+
+def host_client(app, address: str):
+    """(table id, session cookie) of a table created by a browser at `address`."""
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    made = client.post("/api/tables", json={"game": "razzia", "players": PLAYERS})
+    assert made.status_code == 201, made.get_json()
+    return made.get_json(), f"session={client.get_cookie('session').value}"
+
+
+def test_devices_with_tables_of_their_own_cannot_take_a_hosts_reserved_streams(tmp_path):
+    """Issue 33, item 1: devices that each host a table of their own fill the open room and
+    use their own part of the reserved room; the victim's host still opens its page live,
+    the devices cannot use the victim table's part, an existing viewer sees the host's
+    move, and the bridge's poll is answered."""
+    app = make_app(
+        tmp_path,
+        LIVE_MAX_VIEWERS=8,
+        ROOM_RESERVED_STREAMS=2,
+        ROOM_STREAMS_PER_ADDRESS=4,
+        ROOM_RESERVED_STREAMS_PER_DEVICE=2,
+        ROOM_RESERVED_STREAMS_PER_TABLE=3,
+    )
+    key = device_key(app)
+    victim, host_cookie = host_client(app, TABLET)
+    attackers = [f"127.0.1.{n}" for n in range(1, 5)]
+    owned = {address: host_client(app, address) for address in attackers}
+    with served(app) as server:
+        port = server.server_port
+        viewer, line, _ = open_stream(port, PHONE, victim["id"])
+        assert line.endswith("200 OK")
+        bridge = bridge_poll(port, key)
+        refusals = []
+        for address, (table, cookie) in owned.items():
+            while True:
+                sock, line, head = open_stream(port, address, table["id"], cookie=cookie)
+                if not line.endswith("200 OK"):
+                    refusals.append((line, (head + sock.recv(4096)).decode()))
+                    break
+        streams = server.front.room.streams
+        assert streams.count == 6 + 3 * 2  # the open room, then each device.s own part
+        assert all(streams.reserved_by_device.get(a, 0) <= 2 for a in attackers)
+        assert any("its part of the room kept" in text for _, text in refusals), refusals
+        thief, (_table, cookie) = attackers[-1], owned[attackers[-1]]
+        stolen, line, _ = open_stream(port, thief, victim["id"], cookie=cookie)
+        assert line.startswith("HTTP/1.1 503"), line  # no rights on the victim's table
+        host, line, _ = open_stream(port, TABLET, victim["id"], cookie=host_cookie)
+        assert line.endswith("200 OK")  # the host's own page is live despite the crowd
+        assert host_moves(port, victim) == 200
+        assert sees_update(viewer, "1.0.0.0") and sees_update(host, "1.0.0.0")
+        assert status_of(bridge) == 200
+
+
+def test_devices_with_tables_of_their_own_cannot_take_the_bridges_or_a_hosts_poll(tmp_path):
+    """Issue 33, item 1: polls held with each device's own edit key fill the open room and
+    their own reserved part; the bridge (device key) and the victim's host still hold theirs."""
+    app = make_app(
+        tmp_path,
+        LIVE_MAX_POLLS=6,
+        ROOM_RESERVED_POLLS=2,
+        ROOM_POLLS_PER_ADDRESS=4,
+        ROOM_RESERVED_POLLS_PER_DEVICE=1,
+        ROOM_RESERVED_POLLS_PER_TABLE=2,
+    )
+    key = device_key(app)
+    victim, _ = host_client(app, TABLET)
+    attackers = [f"127.0.1.{n}" for n in range(1, 6)]
+    owned = {address: host_client(app, address)[0] for address in attackers}
+    with served(app) as server:
+        port = server.server_port
+        polls = server.front.room.polls
+        for address, table in owned.items():
+            etag = request(port, address, "GET", f"/api/tables/{table['id']}/device")[2]["etag"]
+            path = f"/api/tables/{table['id']}/device?wait={etag}"
+            for _ in range(4):
+                before = polls.count
+                sock = open_poll(port, address, path, table["edit_key"])
+                wait_until(
+                    lambda sock=sock, before=before: (
+                        polls.count > before or select.select([sock], [], [], 0)[0]
+                    )
+                )
+                if polls.count == before:
+                    assert status_of(sock) == 503
+                    break
+        # the open room (6 less its reserve, a quarter at most), then one reserved each
+        assert polls.count == 5 + len(attackers) - 1
+        assert polls.reserved_by_device == {address: 1 for address in attackers[1:]}
+        bridge = bridge_poll(port, key)
+        wait_until(lambda: polls.held.get(BRIDGE) == 1)
+        etag = request(port, TABLET, "GET", f"/api/tables/{victim['id']}/device")[2]["etag"]
+        hosts = open_poll(
+            port, TABLET, f"/api/tables/{victim['id']}/device?wait={etag}", victim["edit_key"]
+        )
+        wait_until(lambda: polls.held.get(TABLET) == 1)
+        assert host_moves(port, victim) == 200
+        assert status_of(hosts) == 200 and status_of(bridge) == 200
