@@ -36,7 +36,7 @@ from companion_app.server.live.pages import (
 from companion_app.server.live.polls import DEFAULT_MAX_POLLS
 from companion_app.server.live.stream import Refused, Subscriber
 from companion_app.server.protocol import RAW_SECURITY_HEADERS
-from companion_app.server.room import BOX, EDIT, Refusal, Room, Shares, Ticket
+from companion_app.server.room import BOX, EDIT, FULL, Refusal, Room, Shares, Ticket
 from companion_app.server.wsgi import ThreadedWSGI
 from companion_app.store.changes import MAX_ETAG, long_poll_etag
 
@@ -155,6 +155,10 @@ class Front:
         if refusal:  # DNS rebinding, or no Host at all: Flask checks the rest (server/guard.py)
             await _error(send, BAD_REQUEST, refusal)
             return
+        if not self._off_probation(scope):
+            close = [*_retry(), (b"connection", b"close")]
+            await _error(send, UNAVAILABLE, FULL["connection"], close)
+            return
         if is_stream(path):
             await self._stream(scope, receive, send)
             return
@@ -225,6 +229,27 @@ class Front:
         return None, None
 
     # -- the room's shares -----------------------------------------------------------------
+
+    def _off_probation(self, scope) -> bool:
+        """False for a connection let into the reserved room whose first request has no rights
+        there (the box's key, or rights on the table of its URL); it is then answered 503 and
+        closed. Any other connection, and every later request, passes (issue 33, item 1)."""
+        peer = scope.get("client")
+        if not peer or self.room.probation.pop(tuple(peer), None) is None:
+            return True
+        return self._privileged(scope, self._table_of(scope)) is not None
+
+    def _table_of(self, scope) -> str | None:
+        """The table a request's URL names, if any."""
+        path = scope["path"]
+        if path.startswith(STREAM_PREFIX):
+            return path[len(STREAM_PREFIX) :] or None
+        try:
+            _endpoint, args = self.app.url_map.bind("localhost").match(path, scope["method"])
+        except HTTPException:
+            return None
+        table_id = args.get("table_id")
+        return table_id if isinstance(table_id, str) else None
 
     def _take(self, shares: Shares, scope, table_id: str | None) -> Ticket:
         """One of `shares` for the client's address (Refusal past its share or a full room)."""

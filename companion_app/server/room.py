@@ -119,8 +119,11 @@ class RefusalLog:
         return True
 
 
-#: What a request with rights claims of the reserved room (`privileged()` returns one).
-BOX, EDIT = "box", "edit"
+#: What a request with rights claims of the reserved room (`privileged()` returns one);
+#: a connection claims PROBATION: its first request must then show rights (asgi.Front).
+BOX, EDIT, PROBATION = "box", "edit", "*probation"
+#: Connections of one device in the reserved room (the box's bridge holds two or three).
+RESERVED_PER_DEVICE = 6
 #: The reserved room of one table's host, scorers and seats, and of one device across all
 #: its tables (streams, polls): a device's rights on its own tables buy no more than this.
 RESERVED_STREAMS_PER_TABLE, RESERVED_STREAMS_PER_DEVICE = 6, 4
@@ -128,6 +131,8 @@ RESERVED_POLLS_PER_TABLE, RESERVED_POLLS_PER_DEVICE = 3, 2
 #: Past the total, tables' own devices are let in up to this many times the total.
 CEILING_FACTOR = 2
 RESERVE_SPENT = {
+    "connection": "This device already holds its part of the connections kept for tables' own "
+    "devices; close some of its tabs.",
     "stream": "This device already uses its part of the room kept for tables' own devices; "
     "close a live page of the companion and this one follows.",
     "poll": "This device already uses its part of the room kept for tables' own devices; try "
@@ -162,6 +167,7 @@ class Shares:
     reserved: int
     per_table: int = 0
     per_device: int = 0
+    overflow: bool = True  # may the reserved parts go past the total (not for connections)
     held: dict[str, int] = field(default_factory=dict)
     count: int = 0
     reserved_by_device: dict[str, int] = field(default_factory=dict)
@@ -181,8 +187,6 @@ class Shares:
         `privileged()` (asked only when the open room is full) says what this request may
         claim of the reserved room: BOX, EDIT (rights on `table`) or nothing.
         """
-        if self.count >= self.ceiling:
-            raise Refusal(UNAVAILABLE, FULL[self.kind])
         if trusted:
             if self.count >= self.total:
                 raise Refusal(UNAVAILABLE, FULL[self.kind])
@@ -192,12 +196,12 @@ class Shares:
         if self.count < self.total - self.reserved:
             return self._count(Ticket(share))
         claim = privileged()
-        reserve = BOX if claim == BOX else table if claim and table is not None else None
+        reserve = claim if claim in (BOX, PROBATION) else table if claim and table else None
         if reserve is None:
             raise Refusal(UNAVAILABLE, FULL[self.kind])
         if self.reserved_by_device.get(share, 0) >= self.per_device:
-            raise Refusal(UNAVAILABLE, RESERVE_SPENT.get(self.kind, FULL[self.kind]))
-        if self.reserved_by_table.get(reserve, 0) >= self.per_table:
+            raise Refusal(UNAVAILABLE, RESERVE_SPENT[self.kind])
+        if self.reserved_by_table.get(reserve, 0) >= self.per_table or self.count >= self.ceiling:
             raise Refusal(UNAVAILABLE, FULL[self.kind])
         self.reserved_by_device[share] = self.reserved_by_device.get(share, 0) + 1
         self.reserved_by_table[reserve] = self.reserved_by_table.get(reserve, 0) + 1
@@ -206,7 +210,7 @@ class Shares:
     @property
     def ceiling(self) -> int:
         """The most held at all: twice the total, the reserved parts past it included."""
-        return CEILING_FACTOR * self.total
+        return CEILING_FACTOR * self.total if self.overflow else self.total
 
     def _count(self, ticket: Ticket) -> Ticket:
         """Count `ticket` as held."""
@@ -259,11 +263,16 @@ class Room:
         config = app.config
         self.app = app
         total = connection_cap(app)
+        reserved = int(config.get("ROOM_RESERVED_CONNECTIONS", RESERVED_CONNECTIONS))
+        reserved_connections = min(total // 4, reserved)
         self.connections = Shares(
             "connection",
             int(config.get("ROOM_CONNECTIONS_PER_ADDRESS", CONNECTIONS_PER_ADDRESS)),
             total,
-            min(total // 4, int(config.get("ROOM_RESERVED_CONNECTIONS", RESERVED_CONNECTIONS))),
+            reserved_connections,
+            reserved_connections,  # one part: whose they are is known at the first request
+            int(config.get("ROOM_RESERVED_CONNECTIONS_PER_DEVICE", RESERVED_PER_DEVICE)),
+            overflow=False,
         )
         self.streams = Shares(
             "stream",
@@ -282,6 +291,9 @@ class Room:
             int(config.get("ROOM_RESERVED_POLLS_PER_DEVICE", RESERVED_POLLS_PER_DEVICE)),
         )
         self.log = RefusalLog(float(config.get("ROOM_LOG_EVERY_S", LOG_EVERY_S)))
+        #: Connections in the reserved room whose first request has not shown its rights yet,
+        #: oldest first: {(address, port): evict()}; a newcomer pushes the oldest out.
+        self.probation: dict[tuple, Callable[[], None]] = {}
         self.rates = {
             "stream": Rate(
                 "stream",

@@ -21,6 +21,7 @@ from tests.app.test_room import (
     BRIDGE,
     PHONE,
     TABLET,
+    connect,
     make_app,
     open_poll,
     open_stream,
@@ -243,3 +244,43 @@ def test_devices_with_tables_of_their_own_cannot_take_the_bridges_or_a_hosts_pol
         wait_until(lambda: polls.held.get(TABLET) == 1)
         assert host_moves(port, victim) == 200
         assert status_of(hosts) == 200 and status_of(bridge) == 200
+
+
+def test_idle_sockets_from_many_addresses_leave_the_bridge_and_the_host_their_connections(
+    tmp_path,
+):
+    """Issue 33, item 1: with the open connections held by idle sockets from many addresses,
+    the reserved connections are on probation until their first request: the bridge (device
+    key) and the host (its table's key) get in and are answered, a newcomer pushes the
+    oldest idle one out, a request without rights there gets 503 and a sentence, and a
+    viewer's stream opened before sees the host's move."""
+    app = make_app(
+        tmp_path,
+        ROOM_HEAD_TIMEOUT_S=60.0,
+        ROOM_MAX_CONNECTIONS=12,
+        ROOM_RESERVED_CONNECTIONS=3,
+        ROOM_CONNECTIONS_PER_ADDRESS=4,
+        ROOM_RESERVED_CONNECTIONS_PER_DEVICE=2,
+    )
+    key = device_key(app)
+    with served(app) as server:
+        port = server.server_port
+        connections = server.front.room.connections
+        table = create(port, TABLET)
+        viewer, line, _ = open_stream(port, PHONE, table["id"])
+        assert line.endswith("200 OK")
+        idle = []
+        for n in range(1, 7):
+            for _ in range(4):
+                idle.append(connect(port, f"127.0.2.{n}"))
+        wait_until(lambda: connections.count == 12 and len(server.front.room.probation) == 3)
+
+        status, _, answer = request(port, "127.0.2.9", "GET", "/api/tables")
+        assert status == 503 and "all the connections it can hold" in answer["error"]
+        polled = request(
+            port, BRIDGE, "GET", "/api/device", None, {"Authorization": f"Bearer {key}"}
+        )
+        assert polled[0] == 200
+        assert host_moves(port, table) == 200
+        assert sees_update(viewer, "1.0.0.0")
+        assert connections.count <= 12
