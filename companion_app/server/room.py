@@ -9,6 +9,11 @@ device key) and devices with edit rights on the table they follow, so no crowd o
 can push them out. This computer (loopback, when it counts as host of every table) needs no
 share: it owns the database. docs/security.md gives the numbers and why.
 
+Rights on one's own tables buy only those tables' parts of the reserved room, and a device's
+part is counted across all its tables (`Shares`); reserved connections are on probation until
+their first request shows rights (server/protocol.py, server/asgi.py); how often an address
+may reopen streams and polls is rates.py's (issue 33, items 1 and 2).
+
 Refusals are logged at most once per kind every LOG_EVERY_S, with how many were left out, so
 a flood of connections can never flood the log.
 """
