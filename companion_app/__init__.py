@@ -27,13 +27,14 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     config.init_app(app)
 
     from companion_app import api, i18n, store, web
-    from companion_app.server import errors, guard, rights
+    from companion_app.server import errors, guard, guesses, rights
     from companion_app.server.live import pages as live_pages
 
     store.init_app(app)
     i18n.init_app(app)
     errors.init_app(app)
     guard.init_app(app)
+    guesses.init_app(app)  # before the rights: a slowed guesser's key is not compared
     rights.init_app(app)
     api.init_app(app)
     web.init_app(app)

@@ -46,13 +46,17 @@ def refused(error: CheckRefused) -> tuple[dict, int]:
 
 @bp.get("/device/check")
 def get_check() -> dict:
-    """The check: state, question on screen, answer, report; `?wait=<etag>` long-polls."""
+    """The check: state, question on screen, answer, report; `?wait=<etag>` long-polls;
+    `?table=<id>` (the box page's table) leaves out another table's questions and report."""
     seen = request.args.get("wait")
+    table_id = request.args.get("table")
+    if table_id is not None and len(table_id) > MAX_ETAG:
+        raise ApiError(BAD_REQUEST, "table must be the id of the box page's table.")
     if seen is not None:
         if len(seen) > MAX_ETAG:
             raise ApiError(BAD_REQUEST, "wait must be an etag from an earlier answer.")
         wait_for_change(lambda: _check().etag(), seen)
-    return _check().snapshot()
+    return _check().snapshot(table_id)
 
 
 @bp.post("/tables/<table_id>/box-check")
@@ -63,7 +67,7 @@ def request_check(table_id: str) -> tuple[dict, int]:
         raise ApiError(CONFLICT, NO_BOX)
     _check().request(table_id)
     notify_app()
-    return _check().snapshot(), ACCEPTED
+    return _check().snapshot(table_id), ACCEPTED
 
 
 @bp.post("/tables/<table_id>/box-check/answer")
@@ -72,17 +76,17 @@ def answer_check(table_id: str) -> dict:
     body = object_body()
     if "question" not in body or "yes" not in body:
         raise ApiError(BAD_REQUEST, ANSWER_EXAMPLE)
-    _check().answer(body["question"], body["yes"])
+    _check().answer(table_id, body["question"], body["yes"])
     notify_app()
-    return _check().snapshot()
+    return _check().snapshot(table_id)
 
 
 @bp.post("/tables/<table_id>/box-check/cancel")
 def cancel_check(table_id: str) -> dict:
-    """Stop the check; the bridge gives the box back to the table."""
-    _check().cancel()
+    """Stop this table's check; the bridge gives the box back to the table."""
+    _check().cancel(table_id)
     notify_app()
-    return _check().snapshot()
+    return _check().snapshot(table_id)
 
 
 @bp.put("/device/check")

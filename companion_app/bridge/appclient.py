@@ -11,6 +11,19 @@ from urllib.parse import urlsplit
 DEVICE_KEY_ENV = "COMPANION_DEVICE_KEY"
 
 
+#: The longest `Retry-After` taken at its word (a wrong header must not park the bridge).
+MAX_RETRY_AFTER_S = 60
+
+
+def retry_seconds(value):
+    """A `Retry-After` of whole seconds, capped at MAX_RETRY_AFTER_S; None if absent or a date."""
+    try:
+        seconds = int((value or "").strip())
+    except ValueError:
+        return None
+    return min(max(seconds, 0), MAX_RETRY_AFTER_S)
+
+
 class AppUnreachable(OSError):
     """The app did not answer (connection refused, reset, timed out, or not JSON)."""
 
@@ -33,6 +46,8 @@ class AppClient:
         self._conn = None
         self._lock = threading.Lock()
         self._aborted = False
+        #: Seconds the last answer's `Retry-After` asked for (None: it asked for nothing).
+        self.retry_after = None
 
     def request(self, method, path, body=None, timeout=None):
         """(status, JSON body or None); AppUnreachable when there is no usable answer."""
@@ -66,6 +81,7 @@ class AppClient:
         except (OSError, http.client.HTTPException) as exc:
             self.close()
             raise AppUnreachable(f"{method} {path}: {exc}") from exc
+        self.retry_after = retry_seconds(response.getheader("Retry-After"))
         if response.getheader("Connection", "").lower() == "close":
             self.close()
         try:

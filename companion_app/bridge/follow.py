@@ -74,7 +74,8 @@ class Follower:
         log.warning("%s answered %s: %s", self.path, status, body)
         if status == NOT_FOUND:
             self._on_view(None, None)
-        self._stop.wait(self.IDLE_S)
+        # A busy room (429, 503) says when to come back: honour it rather than hammer.
+        self._stop.wait(max(self.IDLE_S, self._client.retry_after or 0))
         return None
 
 

@@ -23,6 +23,7 @@ SEGMENTS = ("police", "round", "seat")
 LEDS, SEATS = 18, 6
 MAX_TEXT = 20_000  # characters of a report's text
 MAX_WORD = 200  # characters of one number or word in a finding
+ANOTHER_TABLE = "The box is being checked from another table's box page; answer or stop it there."
 
 
 class CheckRefused(ValueError):
@@ -81,9 +82,10 @@ class BoxCheckRun:
             self._changed()
             return self.question["id"]
 
-    def answer(self, question_id: object, yes: object) -> None:
-        """The page answers the question on screen."""
+    def answer(self, table_id: str, question_id: object, yes: object) -> None:
+        """The box page of `table_id` answers the question on screen."""
         with self._lock:
+            self._own(table_id)
             if self.state != RUNNING or self.question is None:
                 raise CheckConflict("No question of the box check is waiting for an answer.")
             if question_id != self.question["id"] or self.question["kind"] not in ANSWERED:
@@ -100,20 +102,37 @@ class BoxCheckRun:
             self.state, self.report, self.question = DONE, report, None
             self._changed()
 
-    def cancel(self) -> None:
-        """The page stops the check (the bridge gives the box back to the table)."""
+    def cancel(self, table_id: str) -> None:
+        """The box page of `table_id` stops its check (the bridge gives the box back)."""
         with self._lock:
             if self.state in (ASKED, RUNNING):
+                self._own(table_id)
                 self.state, self.question = CANCELLED, None
                 self._changed()
+
+    def _own(self, table_id: str) -> None:
+        # Rights on one table must not reach another table's check (issue 33, item 4).
+        if self.state in (ASKED, RUNNING) and self.table != table_id:
+            raise CheckConflict(ANOTHER_TABLE)
 
     def _running(self, number: int) -> None:
         if number != self.number or self.state != RUNNING:
             raise CheckConflict("That check is not running (it was stopped).")
 
-    def snapshot(self) -> dict:
-        """The check as JSON, with its etag."""
+    def snapshot(self, table_id: str | None = None) -> dict:
+        """The check as JSON, with its etag; for another table's box page (`table_id`), a
+        running check shows only that it runs, not its questions, answers or report."""
         with self._lock:
+            if table_id is not None and self.table != table_id:
+                return {
+                    "number": self.number,
+                    "state": self.state,
+                    "table": self.table,
+                    "question": None,
+                    "answer": None,
+                    "report": None,
+                    "etag": self.etag_locked(),
+                }
             return {
                 "number": self.number,
                 "state": self.state,

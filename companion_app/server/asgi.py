@@ -37,7 +37,7 @@ from companion_app.server.live.pages import (
 from companion_app.server.live.polls import DEFAULT_MAX_POLLS
 from companion_app.server.live.stream import Refused, Subscriber
 from companion_app.server.protocol import RAW_SECURITY_HEADERS
-from companion_app.server.room import Refusal, Room, Shares
+from companion_app.server.room import BOX, EDIT, FULL, Refusal, Room, Shares, Ticket
 from companion_app.server.wsgi import ThreadedWSGI
 from companion_app.store.changes import MAX_ETAG, long_poll_etag
 
@@ -107,6 +107,10 @@ class Front:
         """The hub, made on the running loop at the first request that needs it."""
         if self.hub is None:
             self.hub = LiveHub(self.app)
+            # The room lets tables' own devices past the totals (room.Shares): its ceilings
+            # are the hub's last backstop.
+            self.hub.max_viewers = self.room.streams.ceiling
+            self.hub.polls.max_polls = self.room.polls.ceiling
         return self.hub
 
     def close(self) -> None:
@@ -148,9 +152,13 @@ class Front:
         path = scope["path"]
         held = is_stream(path) or (scope["method"] == "GET" and b"wait=" in scope["query_string"])
         host = _header(scope, b"host")
-        refusal = refused_host(self.app, host) if held and host else None
-        if refusal:  # DNS rebinding: Flask checks the rest (server/guard.py)
+        refusal = refused_host(self.app, host) if held else None
+        if refusal:  # DNS rebinding, or no Host at all: Flask checks the rest (server/guard.py)
             await _error(send, BAD_REQUEST, refusal)
+            return
+        if not self._off_probation(scope):
+            close = [*_retry(), (b"connection", b"close")]
+            await _error(send, UNAVAILABLE, FULL["connection"], close)
             return
         if is_stream(path):
             await self._stream(scope, receive, send)
@@ -192,7 +200,7 @@ class Front:
         try:
             share = self._take(self.room.polls, scope, args.get("table_id"))
         except Refusal as refused:
-            await _error(send, refused.status, str(refused), _retry())
+            await _error(send, refused.status, str(refused), _retry(refused.retry_after))
             return None, None
         try:
             return await self._wait_poll(scope, receive, send, (endpoint, args, seen, pairs))
@@ -223,15 +231,44 @@ class Front:
 
     # -- the room's shares -----------------------------------------------------------------
 
-    def _take(self, shares: Shares, scope, table_id: str | None) -> str:
-        """One of `shares` for the client's address (Refusal past its share or a full room)."""
-        return self.room.take(shares, _address(scope), lambda: self._privileged(scope, table_id))
+    def _off_probation(self, scope) -> bool:
+        """False for a connection let into the reserved room whose first request has no rights
+        there (the box's key, or rights on the table of its URL); it is then answered 503 and
+        closed. Any other connection, and every later request, passes (issue 33, item 1)."""
+        peer = scope.get("client")
+        if not peer or self.room.probation.pop(tuple(peer), None) is None:
+            return True
+        return self._privileged(scope, self._table_of(scope)) is not None
 
-    def _privileged(self, scope, table_id: str | None) -> bool:
-        """True for the box's bridge, this computer, or edit rights on the table (reserved room)."""
+    def _table_of(self, scope) -> str | None:
+        """The table a request's URL names, if any."""
+        path = scope["path"]
+        if path.startswith(STREAM_PREFIX):
+            return path[len(STREAM_PREFIX) :] or None
+        try:
+            _endpoint, args = self.app.url_map.bind("localhost").match(path, scope["method"])
+        except HTTPException:
+            return None
+        table_id = args.get("table_id")
+        return table_id if isinstance(table_id, str) else None
+
+    def _take(self, shares: Shares, scope, table_id: str | None) -> Ticket:
+        """One of `shares` for the client's address (Refusal past its share or a full room)."""
+        return self.room.take(
+            shares, _address(scope), lambda: self._privileged(scope, table_id), table_id
+        )
+
+    def _privileged(self, scope, table_id: str | None) -> str | None:
+        """What of the reserved room this request may use: BOX for the box's bridge (its key),
+        EDIT for the host, a scorer or a seat of the table it follows, else None."""
         environ = build_environ(scope, io.BytesIO())
         with self.app.request_context(environ):
-            return rights.is_box() or (table_id is not None and rights.can_edit(table_id))
+            if rights.is_box():
+                return BOX
+            if table_id is not None and table_id != ROOM_KEY:
+                if rights.can_edit(table_id) or rights.seat_of(table_id) is not None:
+                    return EDIT
+            return None
 
     # -- live streams ----------------------------------------------------------------------
 
@@ -254,7 +291,7 @@ class Front:
         lang = query.get("lang") or self.app.config["BABEL_DEFAULT_LOCALE"]
         if lang not in languages:
             raise Refused(BAD_REQUEST, f"lang must be one of {', '.join(languages)}.")
-        host = _header(scope, b"host") or "localhost"
+        host = _header(scope, b"host")
         if not _HOST.fullmatch(host):
             raise Refused(BAD_REQUEST, "The Host header is not a host name.")
         return table_id, page, lang, canonical_root(self.app, host, scope.get("server"))
@@ -269,7 +306,7 @@ class Front:
             request = self._stream_request(scope)
             share = self._take(self.room.streams, scope, request[0])
         except (Refused, Refusal) as refused:
-            await _error(send, refused.status, str(refused), _retry())
+            await _error(send, refused.status, str(refused), _retry(_retry_after(refused)))
             return
         try:
             await self._follow(request, receive, send)
@@ -296,9 +333,14 @@ class Front:
             watcher.cancel()
 
 
-def _retry() -> list[tuple[bytes, bytes]]:
+def _retry(seconds: int = RETRY_AFTER_S) -> list[tuple[bytes, bytes]]:
     """The Retry-After header of a refusal that may succeed later."""
-    return [(b"retry-after", str(RETRY_AFTER_S).encode())]
+    return [(b"retry-after", str(seconds).encode())]
+
+
+def _retry_after(refused: Exception) -> int:
+    """The seconds a refusal asks for (the room's rate says; the rest wait RETRY_AFTER_S)."""
+    return getattr(refused, "retry_after", RETRY_AFTER_S)
 
 
 async def _pump(subscriber: Subscriber, send) -> None:

@@ -28,6 +28,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.urls import iri_to_uri
 
 from companion_app.server.errors import API_PREFIX, refuse
+from companion_app.server.room import is_loopback
 from scoring.errors import N_
 
 BAD_REQUEST, FORBIDDEN, UNSUPPORTED_MEDIA_TYPE = 400, 403, 415
@@ -56,6 +57,10 @@ NOT_JSON = "Send the body as JSON with the header Content-Type: application/json
 FOREIGN_HOST = N_(
     "This companion does not answer to the name {host}. Open it at the address that "
     "`companion serve` prints, or add the name to COMPANION_ALLOWED_HOSTS."
+)
+NO_HOST = N_(
+    "This request names no host (its Host header is missing or empty). Open the companion at"
+    " the address that `companion serve` prints."
 )
 
 #: Inline scripts are refused; style attributes are allowed because the box panel paints its
@@ -124,7 +129,7 @@ def own_address(name: str) -> bool:
         address = ipaddress.ip_address(name.partition("%")[0])
     except ValueError:
         return False
-    if address.is_loopback:
+    if address.is_loopback or is_loopback(name):
         return True
     if address.is_unspecified or address.is_multicast:
         return False
@@ -185,8 +190,11 @@ def canonical_root(app: Flask, host: str, server: tuple[str, int | None] | None)
 def refused_host(app: Flask, host: str) -> str | None:
     """Why a request with this Host header is refused (English), or None if it is ours.
 
-    Also used by the server front (server/asgi.py) for what it answers without Flask.
+    Also used by the server front (server/asgi.py) for what it answers without Flask; an
+    empty or missing Host names nothing of ours.
     """
+    if not host.strip():
+        return NO_HOST
     name = hostname_of(host)
     if name and host_allowed(app, name):
         return None
@@ -216,10 +224,11 @@ def not_json_write() -> bool:
 
 def check_request() -> Response | None:
     """Before-request hook: a foreign Host (400), a cross-origin write (403), non-JSON (415)."""
-    if "Host" in request.headers:  # HTTP/1.0 clients may send none; browsers always do
-        # request.host is "" when the header has characters no host name has
-        if not request.host or refused_host(current_app, request.host):
-            return refuse(BAD_REQUEST, FOREIGN_HOST, host=request.headers["Host"][:SHOWN_HOST])
+    if not request.headers.get("Host", "").strip():  # issue 33, item 10: on every route
+        return refuse(BAD_REQUEST, NO_HOST)
+    # request.host is "" when the header has characters no host name has
+    if not request.host or refused_host(current_app, request.host):
+        return refuse(BAD_REQUEST, FOREIGN_HOST, host=request.headers["Host"][:SHOWN_HOST])
     if cross_origin():
         return refuse(FORBIDDEN, CROSS_ORIGIN)
     if not_json_write():

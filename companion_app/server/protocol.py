@@ -21,7 +21,7 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from companion_app.server.guard import SECURITY_HEADERS
-from companion_app.server.room import Refusal, Room
+from companion_app.server.room import FULL, PROBATION, Refusal, Room, Ticket
 
 #: Seconds for the request line and headers (a request head is a few hundred bytes).
 HEAD_TIMEOUT_S = 10.0
@@ -90,7 +90,7 @@ class RoomProtocol(H11Protocol):
         super().__init__(config, server_state, app_state, _loop)
         self.room = room
         self.logger = QuietLogger(self.logger, room)
-        self.share: str | None = None
+        self.share: Ticket | None = None
         self.refused = False
         self.deadline: asyncio.TimerHandle | None = None
         self.deadline_kind: str | None = None
@@ -101,18 +101,47 @@ class RoomProtocol(H11Protocol):
         super().connection_made(transport)
         address = self.client[0] if self.client else ""
         try:
-            self.share = self.room.take(self.room.connections, address, lambda: False)
+            self.share = self._admit(address)
         except Refusal as refused:
             self.refused = True
             reason = b"Too Many Requests" if refused.status == 429 else b"Service Unavailable"
-            retry = [(b"retry-after", b"5")]
+            retry = [(b"retry-after", str(refused.retry_after).encode())]
             transport.write(raw_answer(refused.status, reason, str(refused), retry))
             transport.close()
             return
         self._arm()
 
+    def _admit(self, address: str) -> Ticket:
+        """This connection's ticket. In the reserved room it is on probation until its first
+        request shows rights (asgi.Front); when that room is full, the oldest connection on
+        probation (one that has sent no request yet) makes way for this one."""
+        room = self.room
+        try:
+            ticket = room.take(room.connections, address, lambda: PROBATION)
+        except Refusal as refused:
+            if str(refused) != FULL["connection"] or not room.probation:
+                raise
+            room.probation.pop(next(iter(room.probation)))()
+            ticket = room.take(room.connections, address, lambda: PROBATION)
+        if ticket.reserve == PROBATION and self.client:
+            room.probation[tuple(self.client)] = self._evict
+        return ticket
+
+    def _evict(self) -> None:
+        """Make way for a newer connection: give the share back now, say why, close."""
+        if self.share is not None:
+            self.room.connections.give_back(self.share)
+            self.share = None
+        self.room.log.note("connection:probation", "Closed a connection that sent no request")
+        if self.transport is not None and not self.transport.is_closing():
+            retry = [(b"retry-after", b"5")]
+            self.transport.write(raw_answer(503, b"Service Unavailable", FULL["connection"], retry))
+            self.transport.close()
+
     def connection_lost(self, exc: Exception | None) -> None:
         """Give the share back and stop the timers."""
+        if self.client:
+            self.room.probation.pop(tuple(self.client), None)
         self._set_deadline(None)
         self._cancel_stall()
         if self.share is not None:

@@ -12,12 +12,11 @@ new endpoint cannot slip in unguarded.
 import base64
 import hashlib
 import hmac
-import ipaddress
 
 from flask import Flask, Response, current_app, request, session
 
 from companion_app.server.errors import refuse
-from companion_app.server.room import share_of
+from companion_app.server.room import is_loopback, share_of
 from companion_app.store import counted, seats
 from scoring.errors import N_
 
@@ -232,10 +231,7 @@ def is_local() -> bool:
     """True for requests from this computer (trusted like the database file it holds)."""
     if request.environ.get(VIEWER_ENVIRON) or not current_app.config.get("LOCAL_IS_HOST", True):
         return False
-    try:
-        return ipaddress.ip_address(request.remote_addr or "").is_loopback
-    except ValueError:
-        return False
+    return is_loopback(request.remote_addr or "")
 
 
 def role_for(table_id: str) -> str | None:

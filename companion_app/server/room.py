@@ -9,6 +9,11 @@ device key) and devices with edit rights on the table they follow, so no crowd o
 can push them out. This computer (loopback, when it counts as host of every table) needs no
 share: it owns the database. docs/security.md gives the numbers and why.
 
+Rights on one's own tables buy only those tables' parts of the reserved room, and a device's
+part is counted across all its tables (`Shares`); reserved connections are on probation until
+their first request shows rights (server/protocol.py, server/asgi.py); how often an address
+may reopen streams and polls is rates.py's (issue 33, items 1 and 2).
+
 Refusals are logged at most once per kind every LOG_EVERY_S, with how many were left out, so
 a flood of connections can never flood the log.
 """
@@ -20,6 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from flask import Flask
+
+from companion_app.server.rates import POLL_BURST, POLL_PER_S, STREAM_BURST, STREAM_PER_S, Rate
 
 log = logging.getLogger("companion.room")
 
@@ -42,6 +49,8 @@ RESERVED_POLLS = 50
 #: Seconds between two log lines about the same kind of refusal.
 LOG_EVERY_S = 10.0
 TOO_MANY, UNAVAILABLE = 429, 503
+#: Seconds a refused device is told to wait when nothing says better.
+RETRY_AFTER_S = 5
 
 PER_ADDRESS = {
     "connection": "This device already holds {limit} connections to the companion, the most "
@@ -59,12 +68,24 @@ FULL = {
 
 
 class Refusal(Exception):
-    """A share refused: the HTTP status and the sentence."""
+    """A share refused: the HTTP status, the sentence and the seconds of `Retry-After`."""
 
-    def __init__(self, status: int, message: str) -> None:
-        """The status (429 past the address's share, 503 when the room is full)."""
+    def __init__(self, status: int, message: str, retry_after: int = RETRY_AFTER_S) -> None:
+        """The status (429 past the address's share or rate, 503 when the room is full)."""
         self.status = status
+        self.retry_after = retry_after
         super().__init__(message)
+
+
+def is_loopback(address: str) -> bool:
+    """True for this computer's addresses, the IPv4 one as an IPv6 socket sees it too
+    (`::ffff:127.0.0.1` under `companion serve --host ::`)."""
+    try:
+        ip = ipaddress.ip_address(address.partition("%")[0])
+    except ValueError:
+        return False
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return (mapped or ip).is_loopback
 
 
 def share_of(address: str) -> str:
@@ -103,41 +124,123 @@ class RefusalLog:
         return True
 
 
+#: What a request with rights claims of the reserved room (`privileged()` returns one);
+#: a connection claims PROBATION: its first request must then show rights (asgi.Front).
+BOX, EDIT, PROBATION = "box", "edit", "*probation"
+#: Connections of one device in the reserved room (the box's bridge holds two or three).
+RESERVED_PER_DEVICE = 6
+#: The reserved room of one table's host, scorers and seats, and of one device across all
+#: its tables (streams, polls): a device's rights on its own tables buy no more than this.
+RESERVED_STREAMS_PER_TABLE, RESERVED_STREAMS_PER_DEVICE = 6, 4
+RESERVED_POLLS_PER_TABLE, RESERVED_POLLS_PER_DEVICE = 3, 2
+#: Past the total, tables' own devices are let in up to this many times the total.
+CEILING_FACTOR = 2
+RESERVE_SPENT = {
+    "connection": "This device already holds its part of the connections kept for tables' own "
+    "devices; close some of its tabs.",
+    "stream": "This device already uses its part of the room kept for tables' own devices; "
+    "close a live page of the companion and this one follows.",
+    "poll": "This device already uses its part of the room kept for tables' own devices; try "
+    "again when one of its polls has been answered.",
+}
+
+
+@dataclass(frozen=True)
+class Ticket:
+    """One thing held: the share it counts under, and what of the reserved room it uses
+    (a table id, BOX, or None for the open room)."""
+
+    share: str
+    reserve: str | None = None
+
+
 @dataclass
 class Shares:
-    """One kind of held thing (connections, streams, polls): counted per address and in all."""
+    """One kind of held thing (connections, streams, polls): counted per address and in all.
+
+    The open room is `total - reserved`; past it only requests with rights get in, each
+    within the reserved room of its table (`per_table`: the host, scorers and seats of that
+    table on its pages) or of the box, and every device within `per_device` across all its
+    tables (issue 33, item 1). A table's own devices are let in even past `total` within
+    those parts (up to `ceiling`), so no crowd, with or without tables of its own, locks a
+    host out.
+    """
 
     kind: str
     per_address: int
     total: int
     reserved: int
+    per_table: int = 0
+    per_device: int = 0
+    overflow: bool = True  # may the reserved parts go past the total (not for connections)
     held: dict[str, int] = field(default_factory=dict)
     count: int = 0
+    reserved_by_device: dict[str, int] = field(default_factory=dict)
+    reserved_by_table: dict[str, int] = field(default_factory=dict)
 
-    def take(self, share: str, *, trusted: bool, privileged: Callable[[], bool]) -> None:
+    def take(
+        self,
+        share: str,
+        *,
+        trusted: bool,
+        privileged: Callable[[], str | bool | None],
+        table: str | None = None,
+    ) -> Ticket:
         """Count one more for `share`, or raise Refusal (nothing counted).
 
-        `trusted` (this computer) needs no share and may use the reserved room; `privileged()`
-        (asked only when the open room is full) may use the reserved room within its share.
+        `trusted` (this computer) needs no share and may use the room up to `total`;
+        `privileged()` (asked only when the open room is full) says what this request may
+        claim of the reserved room: BOX, EDIT (rights on `table`) or nothing.
         """
-        if self.count >= self.total:
-            raise Refusal(UNAVAILABLE, FULL[self.kind])
-        if not trusted:
-            if self.held.get(share, 0) >= self.per_address:
-                raise Refusal(TOO_MANY, PER_ADDRESS[self.kind].format(limit=self.per_address))
-            if self.count >= self.total - self.reserved and not privileged():
+        if trusted:
+            if self.count >= self.total:
                 raise Refusal(UNAVAILABLE, FULL[self.kind])
-        self.held[share] = self.held.get(share, 0) + 1
-        self.count += 1
+            return self._count(Ticket(share))
+        if self.held.get(share, 0) >= self.per_address:
+            raise Refusal(TOO_MANY, PER_ADDRESS[self.kind].format(limit=self.per_address))
+        if self.count < self.total - self.reserved:
+            return self._count(Ticket(share))
+        claim = privileged()
+        reserve = claim if claim in (BOX, PROBATION) else table if claim and table else None
+        if reserve is None:
+            raise Refusal(UNAVAILABLE, FULL[self.kind])
+        if self.reserved_by_device.get(share, 0) >= self.per_device:
+            raise Refusal(UNAVAILABLE, RESERVE_SPENT[self.kind])
+        if self.reserved_by_table.get(reserve, 0) >= self.per_table or self.count >= self.ceiling:
+            raise Refusal(UNAVAILABLE, FULL[self.kind])
+        self.reserved_by_device[share] = self.reserved_by_device.get(share, 0) + 1
+        self.reserved_by_table[reserve] = self.reserved_by_table.get(reserve, 0) + 1
+        return self._count(Ticket(share, reserve))
 
-    def give_back(self, share: str) -> None:
-        """One fewer for `share`."""
-        left = self.held.get(share, 0) - 1
-        if left > 0:
-            self.held[share] = left
-        else:
-            self.held.pop(share, None)
+    @property
+    def ceiling(self) -> int:
+        """The most held at all: twice the total, the reserved parts past it included."""
+        return CEILING_FACTOR * self.total if self.overflow else self.total
+
+    def _count(self, ticket: Ticket) -> Ticket:
+        """Count `ticket` as held."""
+        self.held[ticket.share] = self.held.get(ticket.share, 0) + 1
+        self.count += 1
+        return ticket
+
+    def give_back(self, ticket: Ticket | str) -> None:
+        """One fewer for the ticket's share (and its part of the reserved room)."""
+        if isinstance(ticket, str):
+            ticket = Ticket(ticket)
+        _less(self.held, ticket.share)
+        if ticket.reserve is not None:
+            _less(self.reserved_by_device, ticket.share)
+            _less(self.reserved_by_table, ticket.reserve)
         self.count = max(0, self.count - 1)
+
+
+def _less(counts: dict[str, int], key: str) -> None:
+    """One fewer under `key`, forgotten at zero."""
+    left = counts.get(key, 0) - 1
+    if left > 0:
+        counts[key] = left
+    else:
+        counts.pop(key, None)
 
 
 def open_files_limit() -> int | None:
@@ -165,44 +268,75 @@ class Room:
         config = app.config
         self.app = app
         total = connection_cap(app)
+        reserved = int(config.get("ROOM_RESERVED_CONNECTIONS", RESERVED_CONNECTIONS))
+        reserved_connections = min(total // 4, reserved)
         self.connections = Shares(
             "connection",
             int(config.get("ROOM_CONNECTIONS_PER_ADDRESS", CONNECTIONS_PER_ADDRESS)),
             total,
-            min(total // 4, int(config.get("ROOM_RESERVED_CONNECTIONS", RESERVED_CONNECTIONS))),
+            reserved_connections,
+            reserved_connections,  # one part: whose they are is known at the first request
+            int(config.get("ROOM_RESERVED_CONNECTIONS_PER_DEVICE", RESERVED_PER_DEVICE)),
+            overflow=False,
         )
         self.streams = Shares(
             "stream",
             int(config.get("ROOM_STREAMS_PER_ADDRESS", STREAMS_PER_ADDRESS)),
             max_streams,
             min(max_streams // 4, int(config.get("ROOM_RESERVED_STREAMS", RESERVED_STREAMS))),
+            int(config.get("ROOM_RESERVED_STREAMS_PER_TABLE", RESERVED_STREAMS_PER_TABLE)),
+            int(config.get("ROOM_RESERVED_STREAMS_PER_DEVICE", RESERVED_STREAMS_PER_DEVICE)),
         )
         self.polls = Shares(
             "poll",
             int(config.get("ROOM_POLLS_PER_ADDRESS", POLLS_PER_ADDRESS)),
             max_polls,
             min(max_polls // 4, int(config.get("ROOM_RESERVED_POLLS", RESERVED_POLLS))),
+            int(config.get("ROOM_RESERVED_POLLS_PER_TABLE", RESERVED_POLLS_PER_TABLE)),
+            int(config.get("ROOM_RESERVED_POLLS_PER_DEVICE", RESERVED_POLLS_PER_DEVICE)),
         )
         self.log = RefusalLog(float(config.get("ROOM_LOG_EVERY_S", LOG_EVERY_S)))
+        #: Connections in the reserved room whose first request has not shown its rights yet,
+        #: oldest first: {(address, port): evict()}; a newcomer pushes the oldest out.
+        self.probation: dict[tuple, Callable[[], None]] = {}
+        self.rates = {
+            "stream": Rate(
+                "stream",
+                int(config.get("ROOM_STREAM_BURST", STREAM_BURST)),
+                float(config.get("ROOM_STREAMS_PER_S", STREAM_PER_S)),
+            ),
+            "poll": Rate(
+                "poll",
+                int(config.get("ROOM_POLL_BURST", POLL_BURST)),
+                float(config.get("ROOM_POLLS_PER_S", POLL_PER_S)),
+            ),
+        }
 
     def trusted(self, address: str) -> bool:
         """True for this computer when it counts as host of every table (docs/security.md)."""
-        if not self.app.config.get("LOCAL_IS_HOST", True):
-            return False
-        try:
-            return ipaddress.ip_address(address.partition("%")[0]).is_loopback
-        except ValueError:
-            return False
+        return bool(self.app.config.get("LOCAL_IS_HOST", True)) and is_loopback(address)
 
-    def take(self, shares: Shares, address: str, privileged: Callable[[], bool]) -> str:
-        """Take one of `shares` for `address` (its share key), or raise Refusal and log it."""
+    def take(
+        self,
+        shares: Shares,
+        address: str,
+        privileged: Callable[[], str | bool | None],
+        table: str | None = None,
+    ) -> Ticket:
+        """Take one of `shares` for `address` (its share key), or raise Refusal and log it.
+
+        Streams and polls first spend a token of the address's rate (rates.py): an address
+        that reopens too fast is refused before any share or right is looked at.
+        """
         share = share_of(address)
+        trusted = self.trusted(address)
+        rate = self.rates.get(shares.kind)
+        wait = rate.take(share) if rate is not None and not trusted else 0.0
         try:
-            shares.take(share, trusted=self.trusted(address), privileged=privileged)
+            if wait > 0:
+                raise Refusal(TOO_MANY, *rate.refusal(wait))
+            return shares.take(share, trusted=trusted, privileged=privileged, table=table)
         except Refusal as refused:
-            self.log.note(
-                f"{shares.kind}:{refused.status}",
-                f"Refused a {shares.kind} from {address[:64]}: {refused}",
-            )
+            kind = f"{shares.kind}:rate" if wait > 0 else f"{shares.kind}:{refused.status}"
+            self.log.note(kind, f"Refused a {shares.kind} from {address[:64]}: {refused}")
             raise
-        return share

@@ -25,7 +25,9 @@ from companion_app.server.protocol import IDLE_TIMEOUT_S, RoomProtocol
 from companion_app.store.changes import get_feed
 
 LOOPBACK = "127.0.0.1"
+LOOPBACK_V6 = "::1"
 ALL_INTERFACES = "0.0.0.0"
+ALL_INTERFACES_V6 = "::"
 #: A private address used only to pick the outgoing interface; UDP connect sends nothing.
 ROUTE_PROBE = ("10.255.255.255", 1)
 #: Threads running Flask requests. Live streams and held long polls take none, so these
@@ -57,6 +59,25 @@ def lan_address() -> str:
         return socket.gethostbyname(socket.gethostname())
     except OSError:
         return LOOPBACK
+
+
+def url_host(address: str) -> str:
+    """An address as a URL writes it: an IPv6 literal in brackets."""
+    return f"[{address}]" if ":" in address else address
+
+
+def addresses_for(host: str, lan: bool) -> tuple[str, str]:
+    """(the address a person opens, the one this machine's own bridge uses) for `--host`.
+
+    Listening on every interface (`--lan`, `0.0.0.0`, `::`) a person needs the LAN address,
+    not `::` (issue 33, item 10: the banner said `http://:::5653/`); the bridge uses
+    loopback, `::1` when only an IPv6 socket listens (Windows keeps it IPv6 only).
+    """
+    if lan or host == ALL_INTERFACES:
+        return lan_address(), LOOPBACK
+    if host == ALL_INTERFACES_V6:
+        return lan_address(), LOOPBACK_V6
+    return host, host
 
 
 def qr_text(data: str) -> str:
@@ -92,6 +113,8 @@ def bind_socket(host: str, port: int) -> socket.socket:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_EXCLUSIVEADDRUSE, 1)
         else:  # restart at once after a stop, despite connections in TIME_WAIT
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if host == ALL_INTERFACES_V6:  # IPv4 too, also where IPv6 only is the default
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
         sock.bind((host, port))
         sock.listen(BACKLOG)
     except OSError:
@@ -164,14 +187,13 @@ def run(
     sock = bind_socket(ALL_INTERFACES if lan else host, port)
     try:
         bound_port = sock.getsockname()[1]
-        shown = lan_address() if lan else host
-        url = f"http://{shown}:{bound_port}/"
+        shown, local = addresses_for(host, lan)
+        url = f"http://{url_host(shown)}:{bound_port}/"
         if lan and not app.config.get("BASE_URL"):
             app.config["BASE_URL"] = url  # results QR codes then point where phones can reach
         print_banner(url, with_qr=lan)
         if on_bound is not None:
-            local = LOOPBACK if lan or host == ALL_INTERFACES else host
-            on_bound(f"http://{local}:{bound_port}")
+            on_bound(f"http://{url_host(local)}:{bound_port}")
         _raise_open_files_limit()
         front = Front(app, threads)
         try:
@@ -184,20 +206,24 @@ def run(
 
 
 class Background:
-    """The same server in a thread on loopback (tests, benchmarks): `with Background(app)`."""
+    """The same server in a thread, on loopback unless told (tests, benchmarks):
+    `with Background(app)`."""
 
-    def __init__(self, app: Flask, port: int = 0, threads: int = DEFAULT_THREADS) -> None:
-        """Serve `app` on LOOPBACK:`port` (0: any free port) once entered."""
+    def __init__(
+        self, app: Flask, port: int = 0, threads: int = DEFAULT_THREADS, host: str = LOOPBACK
+    ) -> None:
+        """Serve `app` on `host`:`port` (0: any free port) once entered."""
         self.app = app
+        self.host = host
         self.port = port
         self.threads = threads
         self.url = ""
 
     def __enter__(self) -> "Background":
         """Bind, start serving in a thread, and return once the server accepts."""
-        self.sock = bind_socket(LOOPBACK, self.port)
+        self.sock = bind_socket(self.host, self.port)
         self.port = self.sock.getsockname()[1]
-        self.url = f"http://{LOOPBACK}:{self.port}"
+        self.url = f"http://{url_host(addresses_for(self.host, lan=False)[1])}:{self.port}"
         self.front = Front(self.app, self.threads)
         self.server = make_server(self.front)
         self.thread = threading.Thread(

@@ -118,7 +118,7 @@ def _findings() -> dict:
 def check_urls(table_id: str) -> dict:
     """The check's endpoints, for the page's script."""
     return {
-        "state": url_for("api_check.get_check"),
+        "state": url_for("api_check.get_check", table=table_id),
         "ask": url_for("api_check.request_check", table_id=table_id),
         "answer": url_for("api_check.answer_check", table_id=table_id),
         "cancel": url_for("api_check.cancel_check", table_id=table_id),

@@ -103,7 +103,9 @@
     var root = section();
     if (!root || !current) return;
     var text = words(root);
-    var running = current.state === "asked" || current.state === "running";
+    // Another table's check is not this page's to answer or stop (issue 33, item 4).
+    var mine = !current.table || current.table === root.dataset.table;
+    var running = mine && (current.state === "asked" || current.state === "running");
     var asked = running ? current.question : null;
     var step = root.querySelector("[data-testid=box-check-step]");
     step.hidden = !running;
@@ -113,9 +115,9 @@
     root.querySelector("[data-testid=box-check-start]").hidden = running;
     root.querySelector("[data-testid=box-check-stop]").hidden = !running;
     var report = root.querySelector("[data-testid=box-check-report]");
-    report.hidden = current.state !== "done" || !current.report;
+    report.hidden = !mine || current.state !== "done" || !current.report;
     if (!report.hidden) paintReport(root, text, current.report);
-    if (current.state === "cancelled") showError(root, text.stopped);
+    if (mine && current.state === "cancelled") showError(root, text.stopped);
     if (running && asked) step.scrollIntoView({ block: "nearest" });  // the next decision
   }
 
@@ -126,7 +128,8 @@
     var url = root.dataset.stateUrl;
     while (section()) {
       try {
-        var wait = current ? "?wait=" + encodeURIComponent(current.etag) : "";
+        var join = url.indexOf("?") < 0 ? "?" : "&";
+        var wait = current ? join + "wait=" + encodeURIComponent(current.etag) : "";
         current = await call(url + wait);
         paint();
       } catch (_error) {
