@@ -40,6 +40,8 @@ def count(token: str, text: str) -> int:
 def save_pages(pdf: bytes, name: str) -> None:
     """Each page as a PNG into test-artifacts/screenshots, to look at."""
     SHOTS.mkdir(parents=True, exist_ok=True)
+    for stale in SHOTS.glob(f"{name}-p*.png"):  # a longer earlier print's extra pages
+        stale.unlink()
     with pdfplumber.open(BytesIO(pdf)) as document:
         for number, page in enumerate(document.pages, start=1):
             page.to_image(resolution=96).save(SHOTS / f"{name}-p{number}.png")

@@ -1,15 +1,16 @@
 """Results printouts that read right (issue 32 item 3), rendered by Chromium in both languages.
 
 Every results printout (A4, Letter, 80 mm, 58 mm) of a 5-player Razzia!, a 9-player Cech
-zlodějů tie, a Klub ztroskotanců game of three competitions and a For Sale game, all with long
-Czech names, is printed to PDF in English and Czech; pdfplumber reads its words. Each word of a
-player's name and of a column or row header appears whole in the PDF as often as the
-printout's text has it (a name broken at the end of a line, "Frant" + "išek", counts one less).
-Every player's place is printed once, shared places marked as on the results page; the first
-page carries a QR code that opens the results (a receipt's codes came after every player); and
-the printout says when it was printed. Each page is saved as a PNG to look at.
-Before: "Franti|šek", "Hohenzoller|novský" and "Kategor|ie" broke inside the word, a receipt
-marked no shared place and its codes were on page 2, nothing said when it was printed.
+zlodějů tie, a Klub ztroskotanců game of three competitions, a 6-player For Sale game and a
+5-player Adel Verpflichtet game, all with long Czech names, is printed to PDF in English and
+Czech; pdfplumber reads its words. No word of a player's name or of a column or row header is
+in the PDF in two pieces ("Boře" + "k"), and each is there at least as often as the printout's
+text has it (a table's header row repeats on the next page). Each player's place is printed
+once, before the name, and shared places are tagged as on the results page. The first page
+has a QR code (zxing-cpp) that opens the results, and says when it was printed. Each page is
+saved as a PNG to look at.
+Before: A4 broke "Boře|k", "Hank|a" and "Zlat|é", receipts tagged no shared place, the codes
+came after everything (page 2 of a 58 mm receipt), and nothing said when it was printed.
 """
 
 import random
@@ -25,7 +26,14 @@ from tests.live import chromium, served
 from tests.printouts import count, first_page_codes, save_pages, words_of
 from tests.results import cech_tie
 from tests.results.test_other_games import play_to_the_end
-from tests.scoring import for_sale_random, prodigals_play, prodigals_random, razzia_random
+from tests.scoring import (
+    adel_random,
+    for_sale_random,
+    prodigals_play,
+    prodigals_random,
+    razzia_random,
+)
+from tests.web import test_adel_results as adel_results
 
 PAPERS = ("a4", "letter", "80mm", "58mm")
 LANGUAGES = ("en", "cs")
@@ -42,6 +50,8 @@ NINE = [
     "Ludmila Dvořáková",
 ]
 FOUR = ["František Novotný", "Bořek", "Žofie Křížová", "Hanka"]
+#: For Sale's most players: six names as the columns of A4's tables.
+SIX = [*FIVE, "Květoslava Dvořáková"]
 PRINTED = {"en": "Printed", "cs": "Vytištěno"}
 #: The tag of a place two or more players share, as the results page shows it.
 SHARED = {"en": "shared", "cs": "dělené"}
@@ -76,7 +86,7 @@ def nine_thieves_table(app) -> str:
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory):
-    """The four finished games served; yields (base URL, {game: table id})."""
+    """The five finished games served; yields (base URL, {game: table id})."""
     app = create_app(
         {"TESTING": True, "SECRET_KEY": "t"},
         instance_path=str(tmp_path_factory.mktemp("results-printouts") / "i"),
@@ -88,9 +98,12 @@ def live(tmp_path_factory):
             app, "prodigals_club", prodigals_play.setup(FOUR), prodigals_random.random_move, 3
         )[0],
         "for_sale": play_to_the_end(
-            app, "for_sale", {"players": FOUR}, for_sale_random.random_move, 1
+            app, "for_sale", {"players": SIX}, for_sale_random.random_move, 1
         )[0],
     }
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(adel_random, "NAMES", FIVE)
+        tables["adel_verpflichtet"] = adel_results.play_to_the_end(app, 5, 1)[0]
     with served(app) as server:
         yield f"http://127.0.0.1:{server.server_port}", tables
 
@@ -133,7 +146,9 @@ def broken(tokens: set[str], words: list[str]) -> list[str]:
 
 @pytest.mark.browser
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("game", ["razzia", "thieves_guild", "prodigals_club", "for_sale"])
+@pytest.mark.parametrize(
+    "game", ["razzia", "thieves_guild", "prodigals_club", "for_sale", "adel_verpflichtet"]
+)
 def test_item_3_results_printouts_read_right(live, game, language):
     base, tables = live
     url = f"{base}/tables/{tables[game]}"
@@ -143,7 +158,7 @@ def test_item_3_results_printouts_read_right(live, game, language):
         page.goto(f"{url}/results")
         names = page.locator(f"{RANKED} .name").all_inner_texts()
         on_screen = ranked_rows(page, RANKED, SHARED[language])
-        assert len(names) == {"thieves_guild": 9, "razzia": 5}.get(game, 4)
+        assert len(names) == {"thieves_guild": 9, "for_sale": 6, "prodigals_club": 4}.get(game, 5)
         for paper in PAPERS:
             page.goto(f"{url}/print/{paper}")
             printed = page.inner_text("[data-testid=printout]")
