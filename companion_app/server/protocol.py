@@ -154,11 +154,13 @@ class RoomProtocol(H11Protocol):
         """Read as uvicorn does (nothing from a refused connection), then mind the deadline."""
         if self.refused:
             return
-        if self.client and data:  # no longer idle: its first request decides (asgi.Front)
+        super().data_received(data)
+        if self.client and self.conn.their_state is not h11.IDLE:
+            # a whole request head is in: no longer idle, its first request decides
+            # (asgi.Front); a trickled, unfinished head stays idle and may be pushed out
             peer = tuple(self.client)
             if self.room.idle.pop(peer, None) is not None:
                 self.room.unclassified[peer] = self
-        super().data_received(data)
         self._arm()
 
     def on_response_complete(self) -> None:

@@ -16,8 +16,8 @@ and polls is rates.py's (issue 33, items 1 and 2).
 Many addresses (issue 33, item 3): devices not known to the companion (no host or scorer
 cookie, no seat, no key that checks out) may hold at most UNKNOWN_SHARE of each total, so known
 devices always find room; a connection is counted as unknown from its first request (whose
-rights are read only once that share is full: server/known.py), and one that has sent no
-request yet makes way for a newcomer when the room is full (server/protocol.py).
+rights are read only once that share is full: server/known.py), and one that has not sent a
+whole request yet makes way for a newcomer when the room is full (server/protocol.py).
 
 Refusals are logged at most once per kind every LOG_EVERY_S, with how many were left out, so
 a flood of connections can never flood the log.
@@ -347,8 +347,8 @@ class Room:
             unknown_share=unknown_share,
         )
         self.log = RefusalLog(float(config.get("ROOM_LOG_EVERY_S", LOG_EVERY_S)))
-        #: Connections that have sent nothing yet, oldest first: {(address, port): holder};
-        #: when the room is full a newcomer pushes the oldest out (`holder.evict()`).
+        #: Connections that have not sent a whole request head yet, oldest first:
+        #: {(address, port): holder}; when the room is full a newcomer pushes the oldest out.
         self.idle: dict[tuple, Holder] = {}
         #: Connections whose first request has not been through the front yet.
         self.unclassified: dict[tuple, Holder] = {}
@@ -366,11 +366,13 @@ class Room:
         }
 
     def make_way(self) -> bool:
-        """Close the oldest connection that has sent nothing yet (for a newcomer): any?"""
+        """Close the oldest connection that has sent no whole request (for a newcomer): any?"""
         if not self.idle:
             return False
         self.idle.pop(next(iter(self.idle))).evict()
-        self.log.note("connection:idle", "Closed a connection that sent nothing, for a newer one")
+        self.log.note(
+            "connection:idle", "Closed a connection that had sent no whole request, for a newer one"
+        )
         return True
 
     def first_request(self, peer: tuple, known: Callable[[], object]) -> bool:
