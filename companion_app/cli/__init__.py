@@ -233,6 +233,11 @@ def build_parser() -> argparse.ArgumentParser:
     device = add_device_commands(commands)
     key = device.add_parser("key", help="print the device key a bridge on another computer sends")
     key.add_argument("--instance", help="the companion's folder (database and session key)")
+    key.add_argument(
+        "--new",
+        metavar="NAME",
+        help="issue another key, for the bridge NAME (each key can be revoked on the club page)",
+    )
     key.set_defaults(func=cmd_device_key)
     return parser
 
@@ -241,6 +246,8 @@ def cmd_device_key(args: argparse.Namespace) -> int:
     """Print this companion's device key (for `companion device run --key` elsewhere).
 
     Only for a folder a companion already uses: a key made up elsewhere no server accepts.
+    The newest key not revoked, issued on first use; `--new NAME` issues another (issue 33
+    item 10: the organiser revokes each on the club page).
     """
     from companion_app.server import rights
     from companion_app.store.startup import CannotOpen
@@ -250,8 +257,22 @@ def cmd_device_key(args: argparse.Namespace) -> int:
     except CannotOpen as exc:
         print(exc, file=sys.stderr)
         return EXIT_CANNOT_SERVE
+    from companion_app.i18n import translate_error
+    from companion_app.store import access_keys, db
+    from companion_app.store.faults import StorageFault
+    from scoring.errors import RuleError
+
     with app.test_request_context():
-        print(rights.device_key())
+        current = access_keys.newest_active(db.get_db(), access_keys.DEVICE)
+        try:
+            if current is None or args.new is not None:
+                key = rights.issue_key(access_keys.DEVICE, args.new or "")
+            else:
+                key = rights.issued_key(current.id, current.kind)
+        except (RuleError, StorageFault) as refused:
+            print(translate_error(refused), file=sys.stderr)
+            return EXIT_REJECTED
+        print(key)
     return 0
 
 
