@@ -192,7 +192,7 @@ def key_record(key: str | None) -> access_keys.AccessKey | None:
         return None
     number, dot, _mac = key.partition(".")
     if dot:
-        if not number.isdigit() or len(number) > 12:
+        if not (number.isascii() and number.isdigit()) or len(number) > 12:
             return None
         found = _record(int(number))
         return found if found and _same(key, issued_key(found.id, found.kind)) else None

@@ -203,3 +203,28 @@ def test_companion_device_key_issues_revocable_keys(tmp_path, capsys):
     assert status_with(app, first).status_code == 403
     assert main(["device", "key", "--instance", str(tmp_path)]) == 0
     assert capsys.readouterr().out.strip() == second  # the newest one in force
+
+
+def test_a_revoked_key_s_long_poll_is_refused_at_once(tmp_path):
+    """Item 10: the server front does not hold a poll sent with a revoked key: 403 and the
+    sentence at once; the key still in force is answered as before."""
+    from tests.app.test_room import BRIDGE as LOOPBACK_BRIDGE
+    from tests.app.test_room import make_app, request
+    from tests.live import served
+
+    app = make_app(tmp_path, DEVICE_LONG_POLL_S=600)  # held, it would outlast the GUARD_S wait
+    kept, gone = issue(app, "device", "Box A"), issue(app, "device", "Box B")
+    with app.app_context():
+        conn = db.get_db()
+        with db.write_transaction(conn):
+            access_keys.revoke(conn, key_id(gone), "2026-12-06T20:00:00+00:00")
+    with served(app) as server:
+        status, _, found = request(server.port, LOOPBACK_BRIDGE, "GET", "/api/device")
+        assert status == 200
+        path = f"/api/device?wait={found['etag']}"
+        status, _, refused = request(server.port, LOOPBACK_BRIDGE, "GET", path, None, bearer(gone))
+        assert (status, refused["error"]) == (403, REVOKED)
+        status, _, _ = request(
+            server.port, LOOPBACK_BRIDGE, "GET", "/api/device", None, bearer(kept)
+        )
+        assert status == 200
