@@ -228,3 +228,13 @@ def test_a_revoked_key_s_long_poll_is_refused_at_once(tmp_path):
             server.port, LOOPBACK_BRIDGE, "GET", "/api/device", None, bearer(kept)
         )
         assert status == 200
+
+
+def test_the_revoked_key_sentence_is_in_czech_too(app):
+    """Item 10: on a page the refusal speaks the device's language (the API's JSON is English,
+    as for every refusal made before a view runs)."""
+    key = issue(app, "organiser", "Script")
+    assert revoke(app.test_client(), key_id(key)).status_code == 303
+    refused = device(app, PHONE).get("/club", headers={**bearer(key), "Accept-Language": "cs"})
+    assert refused.status_code == 403
+    assert "Organizátor klubu tento klíč odvolal; požádejte ho o nový." in refused.get_data(True)
