@@ -239,7 +239,20 @@ def build_parser() -> argparse.ArgumentParser:
         help="issue another key, for the bridge NAME (each key can be revoked on the club page)",
     )
     key.set_defaults(func=cmd_device_key)
+    organiser = commands.add_parser("organiser", help="the club organiser's keys")
+    organiser_keys = organiser.add_subparsers(dest="organiser_command", required=True)
+    okey = organiser_keys.add_parser(
+        "key", help="issue an organiser key a script sends (Authorization: Bearer <key>)"
+    )
+    okey.add_argument("--instance", help="the companion's folder (database and session key)")
+    okey.add_argument("--name", default="", help="who or what the key is for (the club page)")
+    okey.set_defaults(func=cmd_organiser_key)
     return parser
+
+
+def cmd_organiser_key(args: argparse.Namespace) -> int:
+    """Issue and print a new organiser key (revocable on the club page; issue 33 item 10)."""
+    return _print_key(args, "organiser", args.name)
 
 
 def cmd_device_key(args: argparse.Namespace) -> int:
@@ -249,6 +262,11 @@ def cmd_device_key(args: argparse.Namespace) -> int:
     The newest key not revoked, issued on first use; `--new NAME` issues another (issue 33
     item 10: the organiser revokes each on the club page).
     """
+    return _print_key(args, "device", args.new)
+
+
+def _print_key(args: argparse.Namespace, kind: str, new: str | None) -> int:
+    """Print the newest `kind` key in force (issued if none or if `new` names another)."""
     from companion_app.server import rights
     from companion_app.store.startup import CannotOpen
 
@@ -263,10 +281,10 @@ def cmd_device_key(args: argparse.Namespace) -> int:
     from scoring.errors import RuleError
 
     with app.test_request_context():
-        current = access_keys.newest_active(db.get_db(), access_keys.DEVICE)
+        current = access_keys.newest_active(db.get_db(), kind)
         try:
-            if current is None or args.new is not None:
-                key = rights.issue_key(access_keys.DEVICE, args.new or "")
+            if current is None or new is not None:
+                key = rights.issue_key(kind, new or "")
             else:
                 key = rights.issued_key(current.id, current.kind)
         except (RuleError, StorageFault) as refused:

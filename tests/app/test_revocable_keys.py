@@ -238,3 +238,20 @@ def test_the_revoked_key_sentence_is_in_czech_too(app):
     refused = device(app, PHONE).get("/club", headers={**bearer(key), "Accept-Language": "cs"})
     assert refused.status_code == 403
     assert "Organizátor klubu tento klíč odvolal; požádejte ho o nový." in refused.get_data(True)
+
+
+def test_companion_organiser_key_issues_a_script_key(tmp_path, capsys):
+    """Item 10: `companion organiser key --name NAME` issues an organiser key for a script,
+    listed by its name and revocable on its own."""
+    from companion_app import create_app
+
+    assert main(["device", "key", "--instance", str(tmp_path)]) == 0  # a used folder
+    capsys.readouterr()
+    assert main(["organiser", "key", "--instance", str(tmp_path), "--name", "Results"]) == 0
+    key = capsys.readouterr().out.strip()
+    app = create_app({"TESTING": True}, instance_path=str(tmp_path))
+    script = device(app, PHONE)
+    assert script.post("/club/tablets", data={"name": "T"}, headers=bearer(key)).status_code == 303
+    assert row(app, key_id(key)).name == "Results"
+    assert revoke(app.test_client(), key_id(key)).status_code == 303
+    assert script.post("/club/tablets", data={"name": "U"}, headers=bearer(key)).status_code == 403
