@@ -233,15 +233,40 @@ def build_parser() -> argparse.ArgumentParser:
     device = add_device_commands(commands)
     key = device.add_parser("key", help="print the device key a bridge on another computer sends")
     key.add_argument("--instance", help="the companion's folder (database and session key)")
+    key.add_argument(
+        "--new",
+        metavar="NAME",
+        help="issue another key, for the bridge NAME (each key can be revoked on the club page)",
+    )
     key.set_defaults(func=cmd_device_key)
+    organiser = commands.add_parser("organiser", help="the club organiser's keys")
+    organiser_keys = organiser.add_subparsers(dest="organiser_command", required=True)
+    okey = organiser_keys.add_parser(
+        "key", help="issue an organiser key a script sends (Authorization: Bearer <key>)"
+    )
+    okey.add_argument("--instance", help="the companion's folder (database and session key)")
+    okey.add_argument("--name", default="", help="who or what the key is for (the club page)")
+    okey.set_defaults(func=cmd_organiser_key)
     return parser
+
+
+def cmd_organiser_key(args: argparse.Namespace) -> int:
+    """Issue and print a new organiser key (revocable on the club page; issue 33 item 10)."""
+    return _print_key(args, "organiser", args.name)
 
 
 def cmd_device_key(args: argparse.Namespace) -> int:
     """Print this companion's device key (for `companion device run --key` elsewhere).
 
     Only for a folder a companion already uses: a key made up elsewhere no server accepts.
+    The newest key not revoked, issued on first use; `--new NAME` issues another (issue 33
+    item 10: the organiser revokes each on the club page).
     """
+    return _print_key(args, "device", args.new)
+
+
+def _print_key(args: argparse.Namespace, kind: str, new: str | None) -> int:
+    """Print the newest `kind` key in force (issued if none or if `new` names another)."""
     from companion_app.server import rights
     from companion_app.store.startup import CannotOpen
 
@@ -250,8 +275,22 @@ def cmd_device_key(args: argparse.Namespace) -> int:
     except CannotOpen as exc:
         print(exc, file=sys.stderr)
         return EXIT_CANNOT_SERVE
+    from companion_app.i18n import translate_error
+    from companion_app.store import access_keys, db
+    from companion_app.store.faults import StorageFault
+    from scoring.errors import RuleError
+
     with app.test_request_context():
-        print(rights.device_key())
+        current = access_keys.newest_active(db.get_db(), kind)
+        try:
+            if current is None or new is not None:
+                key = rights.issue_key(kind, new or "")
+            else:
+                key = rights.issued_key(current.id, current.kind)
+        except (RuleError, StorageFault) as refused:
+            print(translate_error(refused), file=sys.stderr)
+            return EXIT_REJECTED
+        print(key)
     return 0
 
 

@@ -196,8 +196,8 @@ class Front:
             endpoint, args = self.app.url_map.bind("localhost").match(scope["path"], "GET")
         except HTTPException:
             return scope, receive
-        if long_poll_etag(self.app, endpoint) is None:
-            return scope, receive
+        if long_poll_etag(self.app, endpoint) is None or self._revoked_key(scope):
+            return scope, receive  # a revoked key: Flask answers 403 at once, nothing held
         try:
             share = self._take(self.room.polls, scope, args.get("table_id"))
         except Refusal as refused:
@@ -260,6 +260,13 @@ class Front:
         return self.room.take(
             shares, _address(scope), lambda: self._privileged(scope, table_id), table_id
         )
+
+    def _revoked_key(self, scope) -> bool:
+        """True if the request sends an organiser or device key the organiser revoked."""
+        if not any(name == b"authorization" for name, _value in scope["headers"]):
+            return False
+        with self.app.request_context(build_environ(scope, io.BytesIO())):
+            return rights.refuse_revoked() is not None
 
     def _privileged(self, scope, table_id: str | None) -> str | None:
         """What this request is to the room: BOX for the box's bridge (its key), EDIT for the
