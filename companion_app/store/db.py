@@ -118,6 +118,17 @@ def close_connection() -> None:
         conn.close()
 
 
+def forget_inherited(app: Flask) -> list:
+    """In a process forked from one that used `app`: drop the parent's connections unclosed.
+
+    A SQLite connection must not be used on both sides of a fork, and closing it here could
+    checkpoint the parent's database; the caller keeps what is returned referenced.
+    """
+    inherited = app.extensions.get(_THREADS_KEY)
+    app.extensions[_THREADS_KEY] = threading.local()
+    return [getattr(inherited, "conn", None)]
+
+
 def _roll_back(conn: sqlite3.Connection) -> None:
     """ROLLBACK if a transaction is still open (SQLite ends it on its own after some faults)."""
     if conn.in_transaction:
