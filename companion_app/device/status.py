@@ -166,6 +166,11 @@ def _check_problem(problem, holders) -> None:
             raise ValueError(shape)
 
 
+def set_status(app: Flask, status: DeviceStatus) -> None:
+    """Give the app its bridge status object (a worker mirrors the owner: server/workers.py)."""
+    app.extensions[_EXTENSION] = status
+
+
 def get_status(app: Flask) -> DeviceStatus:
     """The app's bridge status object, created on first use."""
     return app.extensions.setdefault(_EXTENSION, DeviceStatus())

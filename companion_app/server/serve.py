@@ -241,6 +241,7 @@ def _run_workers(
     interrupted; then stop the workers."""
     pool = worker_processes.Workers(sock, count)
     pool.start(app, _serve_worker(threads))
+    pool.share_status(app)
     watch = worker_processes.DataVersionWatch(app).start()  # the backups hear the workers
     try:
         started()

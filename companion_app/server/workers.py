@@ -15,8 +15,10 @@ run. docs/scale.md says why this and not a socket fan-out.
 """
 
 import asyncio
+import json
 import logging
 import os
+import select
 import signal
 import socket
 import sqlite3
@@ -27,6 +29,7 @@ from collections.abc import Callable
 
 from flask import Flask
 
+from companion_app.device.status import DeviceStatus, get_status, set_status
 from companion_app.server.room import share_of
 from companion_app.store import db
 from companion_app.store.changes import get_feed, new_feed
@@ -37,6 +40,11 @@ log = logging.getLogger(__name__)
 FEED_S = 0.05
 #: Longest the parent waits for a worker to take a connection before dropping it.
 HANDOFF_TIMEOUT_S = 1.0
+#: Seconds between two copies of the bridge status sent from the parent to every worker.
+STATUS_EVERY_S = 0.5
+#: A worker trusts the parent's last copy this long (a parent that stopped sending: grey badge).
+STATUS_TTL_S = 3.0
+MESSAGE_MAX = 65536
 #: Seconds the parent gives its workers to stop (their own grace is serve.GRACE_S).
 STOP_WAIT_S = 6.0
 
@@ -115,9 +123,42 @@ def _fresh_process_state(app: Flask) -> None:
 _KEPT: list = []
 
 
+class MirroredStatus(DeviceStatus):
+    """A worker's bridge status: the parent's copy, and reports a bridge PUTs here sent on.
+
+    The bridge runs in the parent (or reports over HTTP to whichever worker its address
+    reaches): the parent's status is the one truth, copied to every worker every
+    STATUS_EVERY_S, so every worker's pages show the same badge.
+    """
+
+    def __init__(self, channel: socket.socket) -> None:
+        """Virtual until the parent's first copy; reports go up `channel`."""
+        super().__init__()
+        self.channel = channel
+
+    def update(self, **fields) -> None:
+        """A report reached this worker (ValueError if bad): keep it, and send it to the owner."""
+        super().update(**fields)
+        try:
+            self.channel.send(b"u" + json.dumps(fields).encode())
+        except OSError:
+            pass  # the parent is busy or gone: its next copy says what it knows
+
+    def mirror(self, snapshot: dict) -> None:
+        """Take the parent's copy (trusted STATUS_TTL_S unless a newer one comes)."""
+        fields = ("mode", "connected", "port", "hello", "last_seen_ms", "problem", "holders")
+        DeviceStatus.update(
+            self,
+            **{name: snapshot.get(name) for name in fields},
+            simulator=snapshot.get("simulator"),
+            ttl_s=STATUS_TTL_S,
+        )
+
+
 def serve_worker(app: Flask, channel: socket.socket, serve: Callable[[Flask, socket.socket], None]):
     """A worker's life: fresh state, the feed watch, then `serve(app, channel)` until stopped."""
     _fresh_process_state(app)
+    set_status(app, MirroredStatus(channel))
     watch = DataVersionWatch(app).start()
     try:
         serve(app, channel)
@@ -138,9 +179,11 @@ def adopt_connections(server, channel: socket.socket) -> None:
             config=config, server_state=server.server_state, app_state=server.lifespan.state
         )
 
+    status = get_status(server.front.app)
+
     def adopt() -> None:
         try:
-            message, fds, _flags, _address = socket.recv_fds(channel, 1, 16)
+            message, fds, _flags, _address = socket.recv_fds(channel, MESSAGE_MAX, 16)
         except (BlockingIOError, InterruptedError):
             return
         except OSError:
@@ -149,6 +192,11 @@ def adopt_connections(server, channel: socket.socket) -> None:
             loop.remove_reader(channel.fileno())
             server.should_exit = True
             return
+        if message.startswith(b"s") and isinstance(status, MirroredStatus):
+            try:
+                status.mirror(json.loads(message[1:]))
+            except ValueError:
+                log.warning("a bad bridge status copy from the parent was ignored")
         for fd in fds:
             sock = socket.socket(fileno=fd)
             if server.should_exit:
@@ -196,6 +244,39 @@ class Workers:
             self.channels.append(mine)
             self.pids.append(pid)
 
+    def share_status(self, app: Flask) -> "Workers":
+        """Start the thread that keeps every worker's bridge status a copy of this one's."""
+        self.stopping = threading.Event()
+        self.status_thread = threading.Thread(
+            target=self._share_status, args=(get_status(app),), name="status", daemon=True
+        )
+        self.status_thread.start()
+        return self
+
+    def _share_status(self, status: DeviceStatus) -> None:
+        """Take the workers' reports; send the status to every worker every STATUS_EVERY_S."""
+        next_copy = 0.0
+        while not self.stopping.is_set():
+            try:
+                ready, _, _ = select.select(self.channels, [], [], STATUS_EVERY_S)
+            except (OSError, ValueError):
+                return  # the channels are closed: stopping
+            for channel in ready:
+                try:
+                    message = channel.recv(MESSAGE_MAX)
+                    if message.startswith(b"u"):
+                        status.update(**json.loads(message[1:]))
+                except (OSError, ValueError, TypeError):
+                    continue  # a report the worker already checked; nothing to keep
+            if time.monotonic() >= next_copy:
+                next_copy = time.monotonic() + STATUS_EVERY_S
+                copy = b"s" + json.dumps(status.snapshot()).encode()
+                for channel in self.channels:
+                    try:
+                        channel.send(copy)
+                    except OSError:
+                        continue  # a worker stopping or busy: the next copy
+
     def dispatch(self) -> None:
         """Accept connections and pass each to its worker, until interrupted."""
         while True:
@@ -210,6 +291,9 @@ class Workers:
 
     def stop(self) -> None:
         """Ask every worker to stop (SIGTERM: it ends streams and polls first) and wait."""
+        if hasattr(self, "stopping"):
+            self.stopping.set()
+            self.status_thread.join()
         for channel in self.channels:
             channel.close()
         for pid in self.pids:

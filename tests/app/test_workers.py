@@ -203,3 +203,48 @@ def test_a_commit_by_another_process_wakes_the_feed(app):
         assert feed.generation > quiet
     finally:
         watch.stop()
+
+
+def _device_key(instance: Path) -> str:
+    """The box bridge's key (`companion device key`)."""
+    command = [sys.executable, "-m", "companion_app.cli", "device", "key"]
+    command += ["--instance", str(instance)]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    out = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, check=True)
+    return out.stdout.strip().split()[-1]
+
+
+def test_the_bridge_status_has_one_owner_every_worker_shows(tmp_path):
+    """Issue 33 item 7: a bridge's report reaching one worker is what every worker shows."""
+    bridge, phone = _aliases_on_two_workers()
+    port = free_port()
+    server = _serve(tmp_path, port, 2)
+    try:
+        key = _device_key(tmp_path)
+        report = {"mode": "remote", "connected": True, "port": "/dev/ttyUSB0", "last_seen_ms": 0}
+        connection = http.client.HTTPConnection(
+            "127.0.0.1", port, timeout=WAIT_S, source_address=(bridge, 0)
+        )
+        headers = {"Content-Type": "application/json", "Authorization": f"Bearer {key}"}
+        connection.request("PUT", "/api/device/status", json.dumps(report), headers)
+        response = connection.getresponse()
+        assert response.status == 200, response.read()
+        response.read()
+        pids = _children(server.pid)
+        asker = http.client.HTTPConnection(
+            "127.0.0.1", port, timeout=WAIT_S, source_address=(phone, 0)
+        )
+        deadline = time.monotonic() + WAIT_S
+        while True:
+            asker.request("GET", "/api/device/status")
+            shown = json.loads(asker.getresponse().read())
+            if shown["mode"] == "remote":
+                break
+            assert time.monotonic() < deadline, f"the other worker still shows {shown}"
+            time.sleep(0.1)
+        assert shown["connected"] is True and shown["port"] == "/dev/ttyUSB0"
+        assert _holder(connection.sock, pids) != _holder(asker.sock, pids)
+        connection.close()
+        asker.close()
+    finally:
+        stop(server)
