@@ -157,8 +157,15 @@ class Table:
         if status != 201:
             raise RuntimeError(f"table {index}: {status} {created}")
         self.id, self.key, self.version = created["id"], created["edit_key"], created["version"]
-        self.connection = http.client.HTTPConnection(HOST, port, timeout=30)
+        self.source = alias(index, 2)  # the table's own tablet moves it
+        self.connection = self._connect()
         self.done: list[dict] = []
+
+    def _connect(self) -> http.client.HTTPConnection:
+        """A keep-alive connection from the table's tablet."""
+        return http.client.HTTPConnection(
+            HOST, self.port, timeout=30, source_address=(self.source, 0)
+        )
 
     def move(self, kind: str) -> None:
         """Play the next move and note it: version, time sent, POST seconds, status."""
@@ -174,6 +181,7 @@ class Table:
                 break
             except (OSError, http.client.HTTPException):
                 self.connection.close()
+                self.connection = self._connect()
                 elapsed = time.monotonic() - sent
         if status == 200:
             self.version = answer["version"]
@@ -371,6 +379,7 @@ def figures(made: list[Table], plan: list, result: dict, ready: int, burst_at: f
         "moves": len(done),
         "post_503": sum(m["status"] == 503 for m in done),
         "post_errors": sum(m["status"] not in (200, 503) for m in done),
+        "post_kinds": sorted({m["status"] for m in done} - {200}),
         "stream_503": sum(status == 503 for status in refused),
         "stream_other": sum(status != 503 for status in refused),
         "opened": ready - len(refused),
@@ -429,6 +438,8 @@ def report(
         f"samples: steady {len(main_run['seen']['steady'])}, burst {len(main_run['seen']['burst'])}"
     )
     for run in (base, main_run):
+        if run["post_kinds"]:
+            print("move POST statuses other than 200:", run["post_kinds"])
         if run["error_kinds"]:
             print("first errors:", *run["error_kinds"])
 
