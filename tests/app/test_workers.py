@@ -248,3 +248,16 @@ def test_the_bridge_status_has_one_owner_every_worker_shows(tmp_path):
         asker.close()
     finally:
         stop(server)
+
+
+def test_stopping_the_parent_stops_every_worker(tmp_path):
+    """Issue 33 item 7: SIGTERM to `companion serve --workers 2` ends the workers and itself."""
+    server = _serve(tmp_path, free_port(), 2)
+    pids = _children(server.pid)
+    assert len(pids) == 2
+    server.terminate()
+    assert server.wait(timeout=WAIT_S) == 0
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+    assert "Stopped." in (tmp_path / "serve.log").read_text()
