@@ -422,7 +422,7 @@ def report(
         percentile(base["post"], 99),
         target=TARGETS["post"],
     )
-    row("server CPU (cores busy)", main_run["cpu"], base["cpu"], unit="%", scale=100)
+    row("server CPU, % of one core", main_run["cpu"], base["cpu"], unit="%", scale=100)
     for name, key in (
         ("viewers streaming (of asked)", "opened"),
         ("streams refused 503", "stream_503"),
