@@ -70,6 +70,26 @@ def alias(index: int, block: int = 0) -> str:
     return f"127.0.{block * 4 + index // 250}.{2 + index % 250}"
 
 
+def footprint(pid: int) -> tuple[float, int]:
+    """(resident MB, open files) of `pid` and its children (Linux /proc; zeros elsewhere)."""
+    megabytes, files = 0.0, 0
+    if not os.path.isdir("/proc"):
+        return megabytes, files
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii") as stat:
+                parent = stat.read().rpartition(")")[2].split()[1]
+            if entry != str(pid) and parent != str(pid):
+                continue
+            with open(f"/proc/{entry}/status", encoding="ascii") as status:
+                rss = next(line for line in status if line.startswith("VmRSS:"))
+            megabytes += int(rss.split()[1]) / 1024
+            files += len(os.listdir(f"/proc/{entry}/fd"))
+        except (OSError, ValueError, IndexError, StopIteration):
+            continue
+    return megabytes, files
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU of `pid` and its children so far (Linux /proc; 0 elsewhere)."""
     total = 0.0
@@ -330,6 +350,7 @@ def run_once(workers, tables: int, viewers: int, room: int, seconds: float, seed
             for thread in threads:
                 thread.join()
             cpu = cpu_seconds(server.pid) - cpu_before
+            memory, files = footprint(server.pid)
             wall = time.monotonic() - start
             time.sleep(SETTLE_S)
             out, _ = watching.communicate("stop\n", timeout=START_TIMEOUT_S)
@@ -339,6 +360,8 @@ def run_once(workers, tables: int, viewers: int, room: int, seconds: float, seed
             server.wait()
     return figures(made, plan, result, int(ready[1]) if ready[:1] == ["ready"] else 0, burst_at) | {
         "cpu": cpu / wall,
+        "memory": memory,
+        "files": files,
         "workers": workers or 1,
         "viewers": viewers,
     }
@@ -424,6 +447,8 @@ def report(
     )
     row("server CPU, % of one core", main_run["cpu"], base["cpu"], unit="%", scale=100)
     for name, key in (
+        ("server memory, MB resident (all processes)", "memory"),
+        ("server open files (all processes)", "files"),
         ("viewers streaming (of asked)", "opened"),
         ("streams refused 503", "stream_503"),
         ("streams refused otherwise", "stream_other"),
@@ -433,7 +458,7 @@ def report(
         ("missed (a viewer never saw a move)", "missed"),
         ("errors (failed or ended streams)", "errors"),
     ):
-        print(f"{name:46} {'':6}   {main_run[key]:16}   {base[key]:16}")
+        print(f"{name:46} {'':6}   {main_run[key]:16.0f}   {base[key]:16.0f}")
     print(
         f"samples: steady {len(main_run['seen']['steady'])}, burst {len(main_run['seen']['burst'])}"
     )
