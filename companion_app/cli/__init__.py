@@ -75,6 +75,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serve with uvicorn (never Flask's dev server); run the box's bridge if there is a box."""
     from companion_app.cli import embed
+    from companion_app.device import status
     from companion_app.server import serve
     from companion_app.store import backup_auto
     from companion_app.store.startup import CannotOpen
@@ -119,6 +120,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             lan=args.lan,
             threads=args.threads,
             workers=args.workers,
+            shared=serve.worker_processes.Shared(status.owner_status, status.worker_status),
             on_bound=start_device,
         )
     except OSError as exc:

@@ -194,6 +194,7 @@ def run(
     lan: bool,
     threads: int = DEFAULT_THREADS,
     workers: int = 1,
+    shared: worker_processes.Shared | None = None,
     on_bound: Callable[[str], None] | None = None,
 ) -> None:
     """Serve `app` until interrupted; `lan` listens on every interface.
@@ -220,6 +221,7 @@ def run(
                 workers,
                 threads,
                 lambda: on_bound and on_bound(f"http://{local}:{bound_port}"),
+                shared,
             )
             return
         if on_bound is not None:
@@ -235,13 +237,19 @@ def run(
 
 
 def _run_workers(
-    app: Flask, sock: socket.socket, count: int, threads: int, started: Callable[[], None]
+    app: Flask,
+    sock: socket.socket,
+    count: int,
+    threads: int,
+    started: Callable[[], None],
+    shared: worker_processes.Shared | None,
 ) -> None:
     """Fork `count` workers on `sock`, run `started` (the bridge) here, and dispatch until
     interrupted; then stop the workers."""
     pool = worker_processes.Workers(sock, count)
-    pool.start(app, _serve_worker(threads))
-    pool.share_status(app)
+    pool.start(app, _serve_worker(threads), shared)
+    if shared is not None:
+        pool.share(app, shared)
     watch = worker_processes.DataVersionWatch(app).start()  # the backups hear the workers
     try:
         started()

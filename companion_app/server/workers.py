@@ -26,10 +26,10 @@ import threading
 import time
 import zlib
 from collections.abc import Callable
+from typing import NamedTuple
 
 from flask import Flask
 
-from companion_app.device.status import DeviceStatus, get_status, set_status
 from companion_app.server.room import share_of
 from companion_app.store import db
 from companion_app.store.changes import get_feed, new_feed
@@ -42,8 +42,6 @@ FEED_S = 0.05
 HANDOFF_TIMEOUT_S = 1.0
 #: Seconds between two copies of the bridge status sent from the parent to every worker.
 STATUS_EVERY_S = 0.5
-#: A worker trusts the parent's last copy this long (a parent that stopped sending: grey badge).
-STATUS_TTL_S = 3.0
 MESSAGE_MAX = 65536
 #: Seconds the parent gives its workers to stop (their own grace is serve.GRACE_S).
 STOP_WAIT_S = 6.0
@@ -123,42 +121,40 @@ def _fresh_process_state(app: Flask) -> None:
 _KEPT: list = []
 
 
-class MirroredStatus(DeviceStatus):
-    """A worker's bridge status: the parent's copy, and reports a bridge PUTs here sent on.
+class Shared(NamedTuple):
+    """What has one owner (the parent) and a copy in every worker: the bridge status.
 
-    The bridge runs in the parent (or reports over HTTP to whichever worker its address
-    reaches): the parent's status is the one truth, copied to every worker every
-    STATUS_EVERY_S, so every worker's pages show the same badge.
+    `owner(app)` gives the parent's (snapshot, take): a copy to send, and a report from a
+    worker to keep; `worker(app, send)` sets up a worker's copy, whose reports go to
+    `send`, and gives the function that takes the parent's copies. (The CLI wires
+    device/status.py in: the server does not import the device.)
     """
 
-    def __init__(self, channel: socket.socket) -> None:
-        """Virtual until the parent's first copy; reports go up `channel`."""
-        super().__init__()
-        self.channel = channel
-
-    def update(self, **fields) -> None:
-        """A report reached this worker (ValueError if bad): keep it, and send it to the owner."""
-        super().update(**fields)
-        try:
-            self.channel.send(b"u" + json.dumps(fields).encode())
-        except OSError:
-            pass  # the parent is busy or gone: its next copy says what it knows
-
-    def mirror(self, snapshot: dict) -> None:
-        """Take the parent's copy (trusted STATUS_TTL_S unless a newer one comes)."""
-        fields = ("mode", "connected", "port", "hello", "last_seen_ms", "problem", "holders")
-        DeviceStatus.update(
-            self,
-            **{name: snapshot.get(name) for name in fields},
-            simulator=snapshot.get("simulator"),
-            ttl_s=STATUS_TTL_S,
-        )
+    owner: Callable[[Flask], tuple[Callable[[], dict], Callable[[dict], None]]]
+    worker: Callable[[Flask, Callable[[dict], None]], Callable[[dict], None]]
 
 
-def serve_worker(app: Flask, channel: socket.socket, serve: Callable[[Flask, socket.socket], None]):
+#: In a worker: what takes the parent's copies (set by serve_worker).
+_take_copy: list[Callable[[dict], None]] = []
+
+
+def serve_worker(
+    app: Flask,
+    channel: socket.socket,
+    serve: Callable[[Flask, socket.socket], None],
+    shared: Shared | None = None,
+) -> None:
     """A worker's life: fresh state, the feed watch, then `serve(app, channel)` until stopped."""
     _fresh_process_state(app)
-    set_status(app, MirroredStatus(channel))
+    if shared is not None:
+
+        def send(fields: dict) -> None:
+            try:
+                channel.send(b"u" + json.dumps(fields).encode())
+            except OSError:
+                pass  # the parent is busy or gone: its next copy says what it knows
+
+        _take_copy.append(shared.worker(app, send))
     watch = DataVersionWatch(app).start()
     try:
         serve(app, channel)
@@ -179,8 +175,6 @@ def adopt_connections(server, channel: socket.socket) -> None:
             config=config, server_state=server.server_state, app_state=server.lifespan.state
         )
 
-    status = get_status(server.front.app)
-
     def adopt() -> None:
         try:
             message, fds, _flags, _address = socket.recv_fds(channel, MESSAGE_MAX, 16)
@@ -192,9 +186,9 @@ def adopt_connections(server, channel: socket.socket) -> None:
             loop.remove_reader(channel.fileno())
             server.should_exit = True
             return
-        if message.startswith(b"s") and isinstance(status, MirroredStatus):
+        if message.startswith(b"s") and _take_copy:
             try:
-                status.mirror(json.loads(message[1:]))
+                _take_copy[-1](json.loads(message[1:]))
             except ValueError:
                 log.warning("a bad bridge status copy from the parent was ignored")
         for fd in fds:
@@ -219,7 +213,12 @@ class Workers:
         self.channels: list[socket.socket] = []
         self.pids: list[int] = []
 
-    def start(self, app: Flask, serve: Callable[[Flask, socket.socket], None]) -> None:
+    def start(
+        self,
+        app: Flask,
+        serve: Callable[[Flask, socket.socket], None],
+        shared: Shared | None = None,
+    ) -> None:
         """Fork the workers; each runs `serve(app, channel)` and exits."""
         for _ in range(self.count):
             mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
@@ -233,7 +232,7 @@ class Workers:
                         channel.close()
                     signal.signal(signal.SIGINT, signal.default_int_handler)
                     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-                    serve_worker(app, theirs, serve)
+                    serve_worker(app, theirs, serve, shared)
                 except BaseException:
                     log.exception("worker failed")
                     code = 1
@@ -244,16 +243,16 @@ class Workers:
             self.channels.append(mine)
             self.pids.append(pid)
 
-    def share_status(self, app: Flask) -> "Workers":
-        """Start the thread that keeps every worker's bridge status a copy of this one's."""
+    def share(self, app: Flask, shared: Shared) -> "Workers":
+        """Start the thread that keeps every worker's copy of what the parent owns."""
         self.stopping = threading.Event()
         self.status_thread = threading.Thread(
-            target=self._share_status, args=(get_status(app),), name="status", daemon=True
+            target=self._share, args=shared.owner(app), name="shared", daemon=True
         )
         self.status_thread.start()
         return self
 
-    def _share_status(self, status: DeviceStatus) -> None:
+    def _share(self, snapshot: Callable[[], dict], take: Callable[[dict], None]) -> None:
         """Take the workers' reports; send the status to every worker every STATUS_EVERY_S."""
         next_copy = 0.0
         while not self.stopping.is_set():
@@ -265,12 +264,12 @@ class Workers:
                 try:
                     message = channel.recv(MESSAGE_MAX)
                     if message.startswith(b"u"):
-                        status.update(**json.loads(message[1:]))
+                        take(json.loads(message[1:]))
                 except (OSError, ValueError, TypeError):
                     continue  # a report the worker already checked; nothing to keep
             if time.monotonic() >= next_copy:
                 next_copy = time.monotonic() + STATUS_EVERY_S
-                copy = b"s" + json.dumps(status.snapshot()).encode()
+                copy = b"s" + json.dumps(snapshot()).encode()
                 for channel in self.channels:
                     try:
                         channel.send(copy)

@@ -84,7 +84,7 @@ def _holder(client: socket.socket, pids: list[int]) -> int:
     with open("/proc/net/tcp", encoding="ascii") as table:
         for line in table.readlines()[1:]:
             fields = line.split()
-            if fields[2] == wanted:  # the server's end: its remote address is our client
+            if fields[2] == wanted and fields[9] != "0":  # the server's end, still open
                 inode = fields[9]
     assert inode is not None, "the server's end of the connection is not in /proc/net/tcp"
     for pid in pids:
@@ -219,34 +219,32 @@ def test_the_bridge_status_has_one_owner_every_worker_shows(tmp_path):
     bridge, phone = _aliases_on_two_workers()
     port = free_port()
     server = _serve(tmp_path, port, 2)
+    reporter = http.client.HTTPConnection(
+        "127.0.0.1", port, timeout=WAIT_S, source_address=(bridge, 0)
+    )
+    asker = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT_S, source_address=(phone, 0))
     try:
         key = _device_key(tmp_path)
         report = {"mode": "remote", "connected": True, "port": "/dev/ttyUSB0", "last_seen_ms": 0}
-        connection = http.client.HTTPConnection(
-            "127.0.0.1", port, timeout=WAIT_S, source_address=(bridge, 0)
-        )
         headers = {"Content-Type": "application/json", "Authorization": f"Bearer {key}"}
-        connection.request("PUT", "/api/device/status", json.dumps(report), headers)
-        response = connection.getresponse()
+        reporter.request("PUT", "/api/device/status", json.dumps(report), headers)
+        response = reporter.getresponse()
         assert response.status == 200, response.read()
         response.read()
+        asker.request("GET", "/api/device/status")
+        shown = json.loads(asker.getresponse().read())
         pids = _children(server.pid)
-        asker = http.client.HTTPConnection(
-            "127.0.0.1", port, timeout=WAIT_S, source_address=(phone, 0)
-        )
+        assert _holder(reporter.sock, pids) != _holder(asker.sock, pids)
         deadline = time.monotonic() + WAIT_S
-        while True:
-            asker.request("GET", "/api/device/status")
-            shown = json.loads(asker.getresponse().read())
-            if shown["mode"] == "remote":
-                break
+        while shown["mode"] != "remote":
             assert time.monotonic() < deadline, f"the other worker still shows {shown}"
             time.sleep(0.1)
+            asker.request("GET", "/api/device/status")
+            shown = json.loads(asker.getresponse().read())
         assert shown["connected"] is True and shown["port"] == "/dev/ttyUSB0"
-        assert _holder(connection.sock, pids) != _holder(asker.sock, pids)
-        connection.close()
-        asker.close()
     finally:
+        reporter.close()
+        asker.close()
         stop(server)
 
 
