@@ -43,6 +43,8 @@ HANDOFF_TIMEOUT_S = 1.0
 #: Seconds between two copies of the bridge status sent from the parent to every worker.
 STATUS_EVERY_S = 0.5
 MESSAGE_MAX = 65536
+#: Seconds between a worker's checks that its parent still runs.
+PARENT_CHECK_S = 1.0
 #: Seconds the parent gives its workers to stop (their own grace is serve.GRACE_S).
 STOP_WAIT_S = 6.0
 
@@ -156,12 +158,23 @@ def serve_worker(
 
         _take_copy.append(shared.worker(app, send))
     watch = DataVersionWatch(app).start()
+    parent = os.getppid()
+    threading.Thread(target=_stop_with, args=(parent, watch), name="parent", daemon=True).start()
     try:
         serve(app, channel)
     except KeyboardInterrupt:
         pass
     finally:
         watch.stop()
+
+
+def _stop_with(parent: int, watch: DataVersionWatch) -> None:
+    """Stop this worker (as SIGTERM does) once its parent is gone, even killed outright: a
+    datagram channel says nothing when its other end closes."""
+    while not watch.stopping.wait(PARENT_CHECK_S):
+        if os.getppid() != parent:
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
 
 
 def adopt_connections(server, channel: socket.socket) -> None:

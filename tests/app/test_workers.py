@@ -259,3 +259,26 @@ def test_stopping_the_parent_stops_every_worker(tmp_path):
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
     assert "Stopped." in (tmp_path / "serve.log").read_text()
+
+
+def test_workers_stop_when_the_parent_is_killed(tmp_path):
+    """Issue 33 item 7: a parent killed outright (SIGKILL) leaves no worker serving."""
+    server = _serve(tmp_path, free_port(), 2)
+    pids = _children(server.pid)
+    assert len(pids) == 2
+    server.kill()
+    server.wait()
+    deadline = time.monotonic() + WAIT_S
+    for pid in pids:
+        while _running(pid):
+            assert time.monotonic() < deadline, f"worker {pid} outlived its parent"
+            time.sleep(0.1)
+
+
+def _running(pid: int) -> bool:
+    """True while `pid` exists and is not a zombie waiting for whoever adopted it."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False
