@@ -75,10 +75,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """Serve with uvicorn (never Flask's dev server); run the box's bridge if there is a box."""
     from companion_app.cli import backup as backup_cli
     from companion_app.cli import embed
+    from companion_app.device import status
     from companion_app.server import serve
     from companion_app.store import backup_auto
     from companion_app.store.startup import CannotOpen
 
+    if args.workers > 1 and not serve.worker_processes.supported():
+        print(
+            "More than one worker needs fork (Linux, macOS): serve with --workers 1.",
+            file=sys.stderr,
+        )
+        return EXIT_REJECTED
     held = backup_cli.hold_instance(args.instance)  # noqa: F841 -- until we return: no restore
     try:
         app = open_app(args.instance, create=True)
@@ -91,7 +98,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if chosen.engine == "micropython" and not _micropython_can_run():
         return EXIT_REJECTED
 
+    backups: list = []
+
     def start_device(url: str) -> None:
+        backups.append(backup_auto.start(app))  # here: after the workers are forked, if any
         print(chosen.message, flush=True)
         try:
             running.append(embed.Embedded(app, url, chosen))
@@ -102,10 +112,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(running[-1].sim.note, flush=True)
 
     _release_long_polls_on_stop(app)
-    backups = backup_auto.start(app)
     try:
         serve.run(
-            app, args.host, args.port, lan=args.lan, threads=args.threads, on_bound=start_device
+            app,
+            args.host,
+            args.port,
+            lan=args.lan,
+            threads=args.threads,
+            workers=args.workers,
+            shared=serve.worker_processes.Shared(status.owner_status, status.worker_status),
+            on_bound=start_device,
         )
     except OSError as exc:
         print(f"Cannot listen on port {args.port}: {exc.strerror or exc}.", file=sys.stderr)
@@ -115,7 +131,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     finally:
         for device in running:
             device.stop()
-        backups.stop()
+        for started in backups:
+            started.stop()
     return 0
 
 
@@ -196,7 +213,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser with the `serve` and `score` subcommands."""
     from companion_app.cli import backup as backup_cli
     from companion_app.cli.portable import add_commands as add_portable_commands
-    from companion_app.server.serve import DEFAULT_THREADS, LOOPBACK
+    from companion_app.server.serve import DEFAULT_THREADS, DEFAULT_WORKERS, LOOPBACK
 
     parser = argparse.ArgumentParser(prog="companion", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -211,6 +228,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--instance", help="folder for the database and session key")
     serve.add_argument(
         "--threads", type=positive_int, default=DEFAULT_THREADS, help=argparse.SUPPRESS
+    )
+    serve.add_argument(
+        "--workers",
+        type=positive_int,
+        default=DEFAULT_WORKERS,
+        help="worker processes sharing the database (default %(default)s; more than 1 on"
+        " Linux and macOS only: docs/scale.md)",
     )
     box = serve.add_mutually_exclusive_group()
     box.add_argument("--device", metavar="PORT", help="the table box's serial port")

@@ -22,6 +22,7 @@ report stands, so a second bridge retrying a held port never turns the badge gre
 
 import threading
 import time
+from collections.abc import Callable
 
 from flask import Flask
 
@@ -43,6 +44,8 @@ SIMULATORS = ("micropython", "cpython")
 VIRTUAL = "virtual"
 #: A report PUT by a bridge in another process is trusted this long without a refresh.
 REMOTE_TTL_S = 3.0
+#: A worker process trusts the owner's last copy this long (an owner gone quiet: grey badge).
+MIRROR_TTL_S = 3.0
 MS_PER_S = 1000
 _EXTENSION = "companion_device_status"
 _KEEP = object()
@@ -220,6 +223,58 @@ def _check_fault(fault) -> None:
         return
     if not isinstance(fault, str) or len(fault) > MAX_FAULT or not fault.isprintable():
         raise ValueError(f"fault must be the box's error text (at most {MAX_FAULT}), or null.")
+
+
+class MirroredStatus(DeviceStatus):
+    """A worker process's bridge status (`serve --workers`): the owner's copy, and reports a
+    bridge PUTs to this worker sent on to the owner (the parent, where the bridge runs)."""
+
+    def __init__(self, send: Callable[[dict], None]) -> None:
+        """Virtual until the owner's first copy; reports go to `send`."""
+        super().__init__()
+        self.send = send
+
+    def update(self, **fields) -> None:
+        """A report reached this worker (ValueError if bad): keep it, and send it to the owner."""
+        super().update(**fields)
+        self.send(fields)
+
+    def mirror(self, snapshot: dict) -> None:
+        """Take the owner's copy (trusted MIRROR_TTL_S unless a newer one comes)."""
+        fields = (
+            "mode",
+            "connected",
+            "port",
+            "hello",
+            "last_seen_ms",
+            "problem",
+            "holders",
+            "fault",
+        )
+        DeviceStatus.update(
+            self,
+            **{name: snapshot.get(name) for name in fields},
+            simulator=snapshot.get("simulator"),
+            ttl_s=MIRROR_TTL_S,
+        )
+
+
+def worker_status(app: Flask, send: Callable[[dict], None]) -> Callable[[dict], None]:
+    """In a worker process: a mirrored status whose reports go to `send`; its copy taker."""
+    mirrored = MirroredStatus(send)
+    set_status(app, mirrored)
+    return mirrored.mirror
+
+
+def owner_status(app: Flask) -> tuple[Callable[[], dict], Callable[[dict], None]]:
+    """In the owner (the parent): (a copy of the status, keep a report sent by a worker)."""
+    status = get_status(app)
+    return status.snapshot, lambda fields: status.update(**fields)
+
+
+def set_status(app: Flask, status: DeviceStatus) -> None:
+    """Give the app its bridge status object (a worker mirrors the owner: server/workers.py)."""
+    app.extensions[_EXTENSION] = status
 
 
 def get_status(app: Flask) -> DeviceStatus:
