@@ -18,12 +18,22 @@ One bridge speaks for a box: the one that has its port open. A bridge that canno
 port because another program holds it reports `problem: port_busy`; that report is kept apart
 (it expires after REMOTE_TTL_S like a PUT) and is the status only while no other bridge's
 report stands, so a second bridge retrying a held port never turns the badge grey (issue 34).
+
+`drawn` is what the box reports it draws (issue 34 item 4): `{"raid_at", "countdown_end"}`,
+epoch ms (the bridge's clock) when its raid began and when its countdown ends, each null when
+it draws none; null as a whole when no box reports them (the virtual box, older firmware).
+The panel draws the followed table's raid and countdown from them (device/frame.py). A change
+of `drawn` wakes the live pages at once (`on_drawn`), so the panel redraws from the box's
+moments within one round, not on the next status tick.
 """
 
+import math
 import threading
 import time
 
 from flask import Flask
+
+from companion_app.store.changes import get_feed
 
 MODES = ("serial", "simulator", "virtual", "remote")
 #: Why a box is not connected, when the bridge knows: the box sends nothing (box_silent), the
@@ -37,6 +47,7 @@ PROBLEMS = ("box_silent", "box_deaf", "port_shared", PORT_BUSY, "box_fault")
 MAX_FAULT = 200  # characters of the box's fault text kept
 MAX_HOLDERS = 8  # other programs named in a report at most
 MAX_NAME = 64  # characters of a program name kept
+DRAWN_KEYS = ("raid_at", "countdown_end")
 #: What runs a simulated box's firmware (`companion serve --simulate[=ENGINE]`).
 SIMULATORS = ("micropython", "cpython")
 #: Mode with no box: the on-screen panel is the device.
@@ -51,9 +62,11 @@ _KEEP = object()
 class DeviceStatus:
     """What the bridge last said about the box; thread-safe."""
 
-    def __init__(self, clock=time.monotonic) -> None:
-        """No bridge yet: virtual mode, not connected; `clock` returns seconds (for tests)."""
+    def __init__(self, clock=time.monotonic, on_drawn=None) -> None:
+        """No bridge yet: virtual mode, not connected; `clock` returns seconds (for tests);
+        `on_drawn()` is called (outside the lock) when the box's drawn anchors change."""
         self._clock = clock
+        self._on_drawn = on_drawn
         self._lock = threading.Lock()
         self._mode = VIRTUAL
         self._connected = False
@@ -67,6 +80,7 @@ class DeviceStatus:
         self._waiting: dict | None = None  # a port_busy report: a bridge waiting for the port
         self._waiting_until = 0.0
         self._fault: str | None = None
+        self._drawn: dict | None = None
 
     def update(
         self,
@@ -81,11 +95,13 @@ class DeviceStatus:
         problem: object = _KEEP,
         holders: object = _KEEP,
         fault: object = _KEEP,
+        drawn: object = _KEEP,
     ) -> None:
         """Change the given fields (others keep their value); ValueError for a bad value."""
         _check(mode, connected, port, hello, last_seen_ms)
         _check_problem(problem, holders)
         _check_fault(fault)
+        _check_drawn(drawn)
         if simulator is not _KEEP and simulator is not None and simulator not in SIMULATORS:
             raise ValueError(f"simulator must be one of {', '.join(SIMULATORS)}, or null.")
         if problem == PORT_BUSY:
@@ -112,6 +128,11 @@ class DeviceStatus:
             if last_seen_ms is not _KEEP:
                 self._seen_at = None if last_seen_ms is None else now - last_seen_ms / MS_PER_S
             self._expires_at = None if ttl_s is None else now + ttl_s
+            moved = drawn is not _KEEP and drawn != self._drawn
+            if moved:
+                self._drawn = None if drawn is None else dict(drawn)  # type: ignore[call-overload]
+        if moved and self._on_drawn is not None:
+            self._on_drawn()
 
     def _wait(self, mode: object, port: object, holders: object) -> None:
         """Keep a waiting bridge's report apart from the box's status (it never replaces it);
@@ -132,7 +153,8 @@ class DeviceStatus:
     def snapshot(self) -> dict:
         """The status as JSON: mode, connected, problem (PROBLEMS or None), holders (other
         programs with the port open: pid, name), fault (the error the box holds a state back
-        for, or None), port, hello, last_seen_ms (an age, or None), and `simulator`
+        for, or None), drawn (the box's animation anchors, or None), port, hello,
+        last_seen_ms (an age, or None), and `simulator`
         (micropython or cpython) while a simulated box runs in-process."""
         with self._lock:
             now = self._clock()
@@ -142,6 +164,7 @@ class DeviceStatus:
                     "connected": False,
                     "problem": PORT_BUSY,
                     "fault": None,
+                    "drawn": None,
                     "hello": None,
                     "last_seen_ms": None,
                 }
@@ -153,6 +176,7 @@ class DeviceStatus:
                 "problem": None if expired else self._problem,
                 "holders": [] if expired else [dict(h) for h in self._holders],
                 "fault": None if expired else self._fault,
+                "drawn": None if expired or not self._connected else _copy(self._drawn),
                 "port": self._port,
                 "hello": None if self._hello is None else dict(self._hello),
                 "last_seen_ms": seen,
@@ -173,7 +197,13 @@ class DeviceStatus:
             problem=None,
             holders=[],
             fault=None,
+            drawn=None,
         )
+
+
+def _copy(drawn: dict | None) -> dict | None:
+    """A copy of the drawn anchors (None stays None)."""
+    return None if drawn is None else dict(drawn)
 
 
 def strip_connected(snapshot: dict) -> bool:
@@ -222,6 +252,25 @@ def _check_fault(fault) -> None:
         raise ValueError(f"fault must be the box's error text (at most {MAX_FAULT}), or null.")
 
 
+def _check_drawn(drawn) -> None:
+    """Refuse drawn anchors that are not {"raid_at", "countdown_end"} of epoch ms or null."""
+    if drawn is _KEEP or drawn is None:
+        return
+    shape = 'drawn must be {"raid_at": ms or null, "countdown_end": ms or null}, or null.'
+    if not isinstance(drawn, dict) or set(drawn) != set(DRAWN_KEYS):
+        raise ValueError(shape)
+    for value in drawn.values():
+        if value is None:
+            continue
+        if type(value) not in (int, float) or not math.isfinite(value) or value < 0:
+            raise ValueError(shape)
+
+
 def get_status(app: Flask) -> DeviceStatus:
-    """The app's bridge status object, created on first use."""
-    return app.extensions.setdefault(_EXTENSION, DeviceStatus())
+    """The app's bridge status object, created on first use; a change of the box's drawn
+    anchors wakes the app's live pages (the panel's frame is read again)."""
+    status = app.extensions.get(_EXTENSION)
+    if status is None:
+        feed = get_feed(app)
+        status = app.extensions.setdefault(_EXTENSION, DeviceStatus(on_drawn=feed.notify))
+    return status

@@ -101,6 +101,7 @@ def test_without_a_bridge_the_status_is_virtual(device):
         "problem": None,
         "holders": [],
         "fault": None,
+        "drawn": None,
         "port": None,
         "hello": None,
         "last_seen_ms": None,
