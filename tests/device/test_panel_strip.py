@@ -20,6 +20,7 @@ applies one long poll later, so it is printed, not held to a bound.
 Timing-sensitive: marked `alone`, so scripts/test.sh runs it after the rest, on its own.
 """
 
+import math
 import time
 
 import pytest
@@ -42,7 +43,9 @@ SCAN = "{},{},{}".format(*PALETTE.Frame().colour(PALETTE.C_SCAN))
 RAID_MS = 4000
 SEATS = 4
 CHOOSE_S = 0.4  # between two players' presses
-AGREE = 0.98  # from the moment the panel knows, to within JITTER_MS
+AGREE = 0.98  # from the moment the panel knows
+STEP_MS = 125  # the box's raid and countdown steps
+SETTLE_MS = 10  # the box's anchors on the host's clock are this close (its clock's estimate)
 JITTER_MS = 20  # a step drawn this late or early by a busy board or browser still agrees
 KNOWN_WITHIN_MS = COUNTDOWN_MS // 2  # the panel shows at least half of every countdown
 ATTEMPTS = 3  # countdowns measured at most; the best is held to AGREE
@@ -59,6 +62,11 @@ function companionSnapshot() {
 }
 new MutationObserver(companionSnapshot).observe(document, {
   subtree: true, childList: true, attributes: true, attributeFilter: ["data-level"],
+});
+window.frameLog = [];
+document.addEventListener("companion:live-frame", (event) => {
+  const now = performance.timeOrigin + performance.now();
+  window.frameLog.push([now, event.detail.drawn, event.detail.timeline]);
 });
 """
 
@@ -90,16 +98,102 @@ def agreement(strip, panel, start, length, jitter_ms=0):
     return same / len(samples)
 
 
-def countdown_measures(strip, panel, before_last):
-    """(ms the panel took to hear of the last press, its agreement from then on, to within
-    JITTER_MS, the plain share of samples over the whole countdown)."""
+def pixels_of(line, index):
+    """A timeline frame's pixels as the logs write them ("r,g,b")."""
+    return [",".join(map(str, pixel)) for pixel in line["frames"][index]["pixels"]]
+
+
+def planned_log(frames):
+    """The panel's frames as a (moment, pixels) log: from each frame's arrival on, until the
+    next one's, what its timeline says the strip shows. No browser timer is in it: it is the
+    panel's plan (the box's anchors, once it reported them) laid against the strip's record."""
+    log = []
+    for i, (arrived, _, line) in enumerate(frames):
+        until = frames[i + 1][0] if i + 1 < len(frames) else math.inf
+        steps = [(line["at"] + ms, pixels_of(line, index)) for ms, index in line["steps"]]
+        if line["loop_ms"]:
+            continue  # the disconnected dot: not in a countdown or a raid
+        log.append((arrived, shown_at(steps, arrived) or steps[0][1]))
+        log += [(when, pixels) for when, pixels in steps if arrived < when < until]
+    return log
+
+
+def step_agreement(strip, plan, grid, knew):
+    """The box's own frames against the panel's plan, step by step on the box's grid (`grid`:
+    the moments its steps begin, from the anchor it reported): for each step whose middle
+    comes after the panel knew, the first frame the strip got in it, however late the board
+    drew it, against the plan at the step's middle. The share that agree; a step in which
+    the board drew nothing new (or skipped, starved of CPU) is no sample."""
+    same = total = 0
+    for begin, end in zip(grid, grid[1:], strict=False):
+        middle = (begin + end) / 2
+        drawn = [pixels for when, pixels in strip if begin - SETTLE_MS <= when < end - SETTLE_MS]
+        if drawn and middle >= knew:
+            total += 1
+            same += drawn[0] == shown_at(plan, middle)
+    return same / total if total else 0.0
+
+
+def measures(strip, panel, frames, start, knew, length, grid):
+    """(ms the panel took to hear of an animation the strip began at `start`; from then on
+    the share of the box's steps its plan agrees with (step_agreement), the share of samples
+    its plan and its painted LEDs agree with the strip's record, to within JITTER_MS; the
+    plain share of the painted LEDs over it all)."""
+    late_ms = max(0.0, knew - start)
+    plain = agreement(strip, panel, start, length)
+    if late_ms >= length:
+        return late_ms, 0.0, 0.0, 0.0, plain
+    plan = planned_log(frames)
+    steps = step_agreement(strip, plan, grid, knew)
+    planned = agreement(strip, plan, start + late_ms, length - late_ms, JITTER_MS)
+    painted = agreement(strip, panel, start + late_ms, length - late_ms, JITTER_MS)
+    return late_ms, steps, planned, painted, plain
+
+
+def anchor(frames, after, key):
+    """The box's `key` anchor (epoch ms) in the first frame after `after` that has it."""
+    return next(
+        (drawn[key] for when, drawn, _ in frames if when > after and (drawn or {}).get(key)),
+        None,
+    )
+
+
+def countdown_measures(strip, panel, frames, before_last):
+    """`measures` of the countdown after the last press: the panel knows of it when its last
+    armed seat stops showing armed; the box's steps end at its `countdown_end`."""
     start = first_moment(strip, lambda px: ARMED not in px[12 : 12 + SEATS], before_last)
     knew = first_moment(panel, lambda px: ARMED not in px[12 : 12 + SEATS], before_last)
-    late_ms = max(0.0, knew - start)
-    if late_ms >= COUNTDOWN_MS:
-        return late_ms, 0.0, agreement(strip, panel, start, COUNTDOWN_MS)
-    once_known = agreement(strip, panel, start + late_ms, COUNTDOWN_MS - late_ms, JITTER_MS)
-    return late_ms, once_known, agreement(strip, panel, start, COUNTDOWN_MS)
+    end = anchor(frames, before_last, "countdown_end")
+    if end is None:  # the box never said it counted down: no step of it agrees
+        return max(0.0, knew - start), 0.0, 0.0, 0.0, agreement(strip, panel, start, COUNTDOWN_MS)
+    grid = [end - k * STEP_MS + 1 for k in range(COUNTDOWN_MS // STEP_MS, -1, -1)]
+    return measures(strip, panel, frames, start, knew, COUNTDOWN_MS, [*grid, end + STEP_MS])
+
+
+def raid_measures(strip, panel, frames, after):
+    """`measures` of the raid begun after `after`: the panel knows of it when a frame drawn
+    from the box's raid anchor (its ACK's `raid=`) arrives; the box's steps begin there."""
+    start = first_moment(strip, lambda px: BLUE in px[:12], after)
+    knew = next(when for when, drawn, _ in frames if when > after and (drawn or {}).get("raid_at"))
+    began = anchor(frames, after, "raid_at")
+    grid = [began + k * STEP_MS for k in range(RAID_MS // STEP_MS + 2)]
+    return measures(strip, panel, frames, start, knew, RAID_MS, grid)
+
+
+def held(measured):
+    """True if the panel heard within KNOWN_WITHIN_MS and then planned the box's frames for
+    at least AGREE of its steps."""
+    late_ms, steps = measured[:2]
+    return late_ms < KNOWN_WITHIN_MS and steps >= AGREE
+
+
+def described(measured):
+    """One animation's measures in words."""
+    late_ms, steps, planned, painted, plain = measured
+    return (
+        f"after {late_ms:.0f} ms: {steps:.1%} of the box's steps, {planned:.1%} planned,"
+        f" {painted:.1%} painted ({plain:.1%} plain)"
+    )
 
 
 def first_moment(log, test, after=0.0):
@@ -142,45 +236,65 @@ def reveal(game, sim):
     return before_last
 
 
+def fill_police(game):
+    """Draw police until the row is full (the box begins its raid); the moment before."""
+    after = time.time() * 1000  # the raid's blue shows only once the police row is full
+    while game.device()["display"]["police"] < game.device()["display"]["limit"]:
+        game.draw_police()
+    time.sleep(RAID_MS / 1000 + 1.0)
+    return after
+
+
 @pytest.mark.alone
 def test_panel_and_strip_agree_through_a_countdown_and_a_raid(rig, record_property):
-    """Issue 25 and 34: through a countdown the panel hears of the last press within
-    KNOWN_WITHIN_MS and from then on shows what the strip shows in at least AGREE of the
-    samples. A busy machine (a loaded CI host, the board in Node, a browser) can hold one
-    countdown's last press up on its way, so up to ATTEMPTS countdowns are measured and the
-    best is held to the bounds; every one is recorded."""
+    """Issue 25 and 34 (item 4): through a countdown and a raid the panel hears of it within
+    KNOWN_WITHIN_MS and from then on its plan, drawn from the box's reported anchors, shows
+    what the strip shows in at least AGREE of the samples (to within JITTER_MS). The plan is
+    the panel's frames laid against the strip's record (no browser timer in it); what the
+    panel painted is printed and recorded beside it, and the plain share too. A busy machine
+    can hold one animation's news up on its way, so up to ATTEMPTS of each are measured and
+    the best is held to the bounds; every one is recorded.
+
+    Measured with two busy loops on the 2-core machine (`python3 -c 'while True: pass'` x2):
+    before (panel on its own timeline) countdowns 97.5/83.8/98.8 % painted once known
+    (79.6/65.1/79.2 % plain), raid 10.5 % plain; after: see the printed line (the note
+    /work/notes/boxpanel.md has the runs)."""
     live, sim, page = rig
     game = Razzia(live)
     page.goto(f"{live.url}/tables/{game.id}/box")
     page.wait_for_selector("[data-testid=device-badge][data-state=connected]", timeout=10000)
 
-    countdowns = []
+    countdowns, raids = [], []
     for _ in range(ATTEMPTS):
         before_last = reveal(game, sim)
         panel, strip = page.evaluate("window.panelLog"), strip_log(sim)
-        countdowns.append(countdown_measures(strip, panel, before_last))
-        late_ms, once_known, _ = countdowns[-1]
-        if late_ms < KNOWN_WITHIN_MS and once_known >= AGREE:
+        countdowns.append(
+            countdown_measures(strip, panel, page.evaluate("window.frameLog"), before_last)
+        )
+        if held(countdowns[-1]):
             break
-
-    raid_after = time.time() * 1000  # the raid's blue shows only once the police row is full
-    while game.device()["display"]["police"] < game.device()["display"]["limit"]:
-        game.draw_police()
-    time.sleep(RAID_MS / 1000 + 1.0)
-    panel, strip = page.evaluate("window.panelLog"), strip_log(sim)
-    raid_from = first_moment(strip, lambda px: BLUE in px[:12], raid_after)
-    raid = agreement(strip, panel, raid_from, RAID_MS)
-    record_property("countdown_news_ms", [round(late) for late, _, _ in countdowns])
-    record_property("countdown_agreement", [round(known, 3) for _, known, _ in countdowns])
-    record_property("countdown_plain_share", [round(plain, 3) for _, _, plain in countdowns])
-    record_property("raid_agreement", round(raid, 3))
-    shares = ", ".join(
-        f"{known:.1%} after {late:.0f} ms ({plain:.1%} plain)" for late, known, plain in countdowns
+    for attempt in range(ATTEMPTS):
+        if attempt:
+            game.next_round()
+        after = fill_police(game)
+        panel, strip = page.evaluate("window.panelLog"), strip_log(sim)
+        raids.append(raid_measures(strip, panel, page.evaluate("window.frameLog"), after))
+        if held(raids[-1]):
+            break
+    for name, runs in (("countdown", countdowns), ("raid", raids)):
+        record_property(f"{name}_news_ms", [round(run[0]) for run in runs])
+        record_property(f"{name}_steps", [round(run[1], 3) for run in runs])
+        record_property(f"{name}_planned", [round(run[2], 3) for run in runs])
+        record_property(f"{name}_painted", [round(run[3], 3) for run in runs])
+        record_property(f"{name}_plain", [round(run[4], 3) for run in runs])
+    print(
+        f"\npanel = strip ({SAMPLE_MS} ms samples): countdowns "
+        + "; ".join(map(described, countdowns))
+        + " | raids "
+        + "; ".join(map(described, raids))
     )
-    print(f"\npanel = strip: countdowns {shares}, raid {raid:.1%} of {SAMPLE_MS} ms samples")
-    assert any(late < KNOWN_WITHIN_MS and known >= AGREE for late, known, _ in countdowns), (
-        countdowns
-    )
+    assert any(map(held, countdowns)), countdowns
+    assert any(map(held, raids)), raids
 
 
 def test_the_panel_shows_the_disconnected_dot_when_the_box_is_gone(rig):

@@ -133,6 +133,12 @@ def test_a_remote_bridge_names_the_problem_and_who_else_has_the_port(device):
         {"fault": 3},
         {"fault": "x" * 201},
         {"fault": "two\nlines"},
+        {"drawn": 5},
+        {"drawn": {"raid_at": 1}},
+        {"drawn": {"raid_at": "soon", "countdown_end": None}},
+        {"drawn": {"raid_at": True, "countdown_end": None}},
+        {"drawn": {"raid_at": -1, "countdown_end": None}},
+        {"drawn": {"raid_at": None, "countdown_end": None, "cd": 1}},
     ],
 )
 def test_a_bad_problem_or_holders_report_is_refused_and_changes_nothing(device, report):
@@ -344,3 +350,58 @@ def test_the_panel_shows_a_waiting_bridge_as_such(app, client, device, language,
     html = page.get_data(as_text=True)
     assert 'data-state="port_busy"' in html
     assert words.replace("'", "&#39;") in html
+
+
+DRAWN = {"raid_at": 1_700_000_000_300, "countdown_end": None}
+
+
+def test_issue_34_item_4_a_remote_bridge_reports_what_the_box_draws(device):
+    """The PUT carries `drawn`; the status shows it while the box is connected, null after."""
+    report = {"mode": "remote", "connected": True, "drawn": DRAWN}
+    status, body = device.call("PUT", "/api/device/status", report)
+    assert status == 200 and body["drawn"] == DRAWN
+    device.call("PUT", "/api/device/status", {"connected": False})
+    assert device.call("GET", "/api/device/status")[1]["drawn"] is None  # the dot, no anchors
+
+
+def test_issue_34_item_4_a_change_of_what_the_box_draws_wakes_the_live_pages(app):
+    """Only a change of `drawn` notifies (the panel's frame is read again); the same anchors
+    again, or any other field, do not."""
+    from companion_app.store.changes import get_feed
+
+    status, feed = get_status(app), get_feed(app)
+    status.update(mode="serial", connected=True, drawn=None)
+    seen = feed.generation
+    status.update(drawn=DRAWN)
+    assert feed.generation == seen + 1
+    status.update(drawn=dict(DRAWN), last_seen_ms=0, connected=True)
+    assert feed.generation == seen + 1
+    status.update(drawn={**DRAWN, "raid_at": None})
+    assert feed.generation == seen + 2
+
+
+def test_issue_34_item_4_the_followed_tables_panel_draws_the_boxs_anchors(app, device):
+    """The panel of the table the box follows is drawn from the box's anchors; another
+    table's keeps its own timeline; the virtual box's is its own."""
+    shown = device.dealt()
+    other = device.dealt()
+    assert followed(device)["table"] == shown["id"]
+    assert device.frame(shown["id"])[1]["anchored"] == "app"  # no box: the virtual one
+    get_status(app).update(mode="serial", connected=True, drawn=DRAWN)
+    assert device.frame(shown["id"])[1]["anchored"] == "box"
+    assert device.frame(shown["id"])[1]["drawn"] == DRAWN
+    assert device.frame(other["id"])[1]["anchored"] == "app"
+
+
+def test_issue_34_item_4_a_remote_bridge_sends_a_change_of_what_the_box_draws_at_once():
+    """`drawn` is among the fields whose change goes out at once (the age, last, is not)."""
+    from companion_app.bridge.remote import FIELDS, RemoteStatus
+
+    assert "drawn" in FIELDS[:-1] and FIELDS[-1] == "last_seen_ms"
+    remote = RemoteStatus("http://127.0.0.1:9")
+    remote(mode="remote", connected=True, drawn=None)
+    remote._changed.clear()
+    remote(last_seen_ms=5)
+    assert not remote._changed.is_set()
+    remote(drawn=DRAWN)
+    assert remote._changed.is_set()
