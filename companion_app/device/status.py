@@ -23,8 +23,10 @@ report stands, so a second bridge retrying a held port never turns the badge gre
 epoch ms (the bridge's clock) when its raid began and when its countdown ends, each null when
 it draws none; null as a whole when no box reports them (the virtual box, older firmware).
 The panel draws the followed table's raid and countdown from them (device/frame.py). A change
-of `drawn` wakes the live pages at once (`on_drawn`), so the panel redraws from the box's
-moments within one round, not on the next status tick.
+of `drawn` calls the status's listeners at once (`add_listener`: the live hub wakes for a
+round), so the panel redraws from the box's moments then, not on the next status tick; the
+app's change feed is only nudged (`get_status` wires it: nothing in the database changed, so
+no long poll wakes and no backup looks).
 """
 
 import math
@@ -62,11 +64,10 @@ _KEEP = object()
 class DeviceStatus:
     """What the bridge last said about the box; thread-safe."""
 
-    def __init__(self, clock=time.monotonic, on_drawn=None) -> None:
-        """No bridge yet: virtual mode, not connected; `clock` returns seconds (for tests);
-        `on_drawn()` is called (outside the lock) when the box's drawn anchors change."""
+    def __init__(self, clock=time.monotonic) -> None:
+        """No bridge yet: virtual mode, not connected; `clock` returns seconds (for tests)."""
         self._clock = clock
-        self._on_drawn = on_drawn
+        self._listeners: list = []  # called (outside the lock) when `drawn` changes
         self._lock = threading.Lock()
         self._mode = VIRTUAL
         self._connected = False
@@ -131,8 +132,21 @@ class DeviceStatus:
             moved = drawn is not _KEEP and drawn != self._drawn
             if moved:
                 self._drawn = None if drawn is None else dict(drawn)  # type: ignore[call-overload]
-        if moved and self._on_drawn is not None:
-            self._on_drawn()
+            listeners = self._listeners
+        if moved:
+            for listener in listeners:
+                listener()
+
+    def add_listener(self, listener) -> None:
+        """Call `listener()` (from the reporting thread: quick, never raising) whenever the
+        box's drawn anchors change."""
+        with self._lock:
+            self._listeners = [*self._listeners, listener]
+
+    def remove_listener(self, listener) -> None:
+        """Stop calling `listener` (nothing happens if it was not added)."""
+        with self._lock:
+            self._listeners = [known for known in self._listeners if known != listener]
 
     def _wait(self, mode: object, port: object, holders: object) -> None:
         """Keep a waiting bridge's report apart from the box's status (it never replaces it);
@@ -268,9 +282,11 @@ def _check_drawn(drawn) -> None:
 
 def get_status(app: Flask) -> DeviceStatus:
     """The app's bridge status object, created on first use; a change of the box's drawn
-    anchors wakes the app's live pages (the panel's frame is read again)."""
+    anchors nudges the app's change feed (the live hub reads the panel's frame again)."""
     status = app.extensions.get(_EXTENSION)
     if status is None:
-        feed = get_feed(app)
-        status = app.extensions.setdefault(_EXTENSION, DeviceStatus(on_drawn=feed.notify))
+        made = DeviceStatus()
+        status = app.extensions.setdefault(_EXTENSION, made)
+        if status is made:  # one listener, however many threads raced to make it
+            status.add_listener(get_feed(app).nudge)
     return status

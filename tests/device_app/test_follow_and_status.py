@@ -364,20 +364,31 @@ def test_issue_34_item_4_a_remote_bridge_reports_what_the_box_draws(device):
     assert device.call("GET", "/api/device/status")[1]["drawn"] is None  # the dot, no anchors
 
 
-def test_issue_34_item_4_a_change_of_what_the_box_draws_wakes_the_live_pages(app):
-    """Only a change of `drawn` notifies (the panel's frame is read again); the same anchors
-    again, or any other field, do not."""
+def test_issue_34_item_4_a_change_of_what_the_box_draws_calls_the_listeners():
+    """Only a change of `drawn` calls the status's listeners (the live hub wakes and reads
+    the panel's frame again); the same anchors again, or any other field, do not."""
+    status, calls = DeviceStatus(), []
+    status.add_listener(lambda: calls.append(1))
+    status.update(mode="serial", connected=True, drawn=None)
+    status.update(drawn=DRAWN)
+    assert len(calls) == 1
+    status.update(drawn=dict(DRAWN), last_seen_ms=0, connected=True)
+    assert len(calls) == 1
+    status.update(drawn={**DRAWN, "raid_at": None})
+    assert len(calls) == 2
+
+
+def test_issue_34_item_4_the_apps_status_nudges_the_live_pages_not_the_polls(app):
+    """A change of `drawn` nudges the app's change feed once (the live hub's round), and
+    bumps no generation: long polls and backups have nothing new to look at."""
     from companion_app.store.changes import get_feed
 
-    status, feed = get_status(app), get_feed(app)
-    status.update(mode="serial", connected=True, drawn=None)
+    feed, nudges = get_feed(app), []
+    feed.add_nudge_listener(lambda: nudges.append(1))
     seen = feed.generation
-    status.update(drawn=DRAWN)
-    assert feed.generation == seen + 1
-    status.update(drawn=dict(DRAWN), last_seen_ms=0, connected=True)
-    assert feed.generation == seen + 1
-    status.update(drawn={**DRAWN, "raid_at": None})
-    assert feed.generation == seen + 2
+    get_status(app).update(mode="serial", connected=True, drawn=DRAWN)
+    get_status(app).update(drawn=DRAWN)
+    assert nudges == [1] and feed.generation == seen
 
 
 def test_issue_34_item_4_the_followed_tables_panel_draws_the_boxs_anchors(app, device):
