@@ -169,7 +169,8 @@ def countdown_measures(strip, panel, frames, before_last):
     end = anchor(frames, before_last, "countdown_end")
     if end is None:  # the box never said it counted down: no step of it agrees
         return max(0.0, knew - start), 0.0, 0.0, 0.0, agreement(strip, panel, start, COUNTDOWN_MS)
-    grid = [end - k * STEP_MS + 1 for k in range(COUNTDOWN_MS // STEP_MS, -1, -1)]
+    # The box shows the last lock's own step for the 1 ms before the first blink: no step.
+    grid = [end - k * STEP_MS + 1 for k in range(COUNTDOWN_MS // STEP_MS - 1, -1, -1)]
     return measures(strip, panel, frames, start, knew, COUNTDOWN_MS, [*grid, end + STEP_MS])
 
 
