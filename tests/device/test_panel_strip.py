@@ -259,14 +259,16 @@ def test_panel_and_strip_agree_through_a_countdown_and_a_raid(rig, record_proper
     can hold one animation's news up on its way, so up to ATTEMPTS of each are measured and
     the best is held to the bounds; every one is recorded.
 
-    Measured with two busy loops on the 2-core machine (`python3 -c 'while True: pass'` x2,
-    load average 13-22 from other suites): before (the panel on its own timeline: the raid
-    from the move, the countdown from the press) countdowns 97.5/83.8/98.8 % painted once
-    known (79.6/65.1/79.2 % plain), the raid 10.5 % plain; after (the box's anchors)
-    countdowns 100 % of the box's steps, 96.8 % planned, 98.7 % painted (82.9 % plain), the
-    raid 100 % of the box's steps, 88.3 % planned, 90.2 % painted (79.8 % plain), heard of
-    69-128 ms after the box began. The samples short of 98 % are the starved board's late
-    steps (its record against the plan: the plan is on the box's grid to within 1 ms).
+    Measured with two busy loops (`python3 -c 'while True: pass'` x2) on the 2-core machine.
+    Load average ~4 (the busy loops alone): before (main f1affbf, the panel on its own
+    timeline) countdowns 99.6/99.9 % once known (92.5/94.4 % plain), the raid 50.2/65.3 %
+    plain; after, 3 runs: countdowns 100 % of the box's steps, 100 % planned, 99.9-100 %
+    painted (92.8-94.3 % plain), heard of after 20-40 ms; the raid 100 % of the box's steps,
+    99.9 % planned and painted (95.2-96.5 % plain), heard of after 21-28 ms. Load average
+    22-27 (other suites besides): before countdowns 97.5/83.8/98.8 % (65-80 % plain), the raid
+    10.5 %; after the box's steps 92-100 % (best of 3 always 100 %), 72-99 % planned, 70-99 %
+    painted: the simulated board, starved, draws steps 25-90 ms late (the plan is on the
+    box's grid to within 1 ms), and news took 0.03-2.5 s.
     """
     live, sim, page = rig
     game = Razzia(live)
