@@ -36,6 +36,9 @@ class CheckStopped(Exception):
 
 
 SETTLE_S = 1.0  # after a press, how long a second report of it is waited for
+#: How long a seat's ARM may take to be acknowledged before its press is asked for anyway: a
+#: press asked for before the box is armed is not counted (a loaded host took over 1 s).
+ARM_WAIT_S = 10.0
 RAID_S = 4.2  # the raid animation (firmware/frame.py RAID_MS) and a little
 SEGMENTS = ("police", "round", "seat")
 #: What lights one LED, and in which colour: the segment's state that shows it.
@@ -238,7 +241,8 @@ class BoxCheck:
         }
         beep_since = None
         for seat in sorted(leds):
-            self.probe.arm(ALL_SEATS)
+            if not self.probe.arm(ALL_SEATS):
+                self.probe.settle(ARM_WAIT_S)
             asked = self.clock()
             if beep_since is None:
                 beep_since = asked

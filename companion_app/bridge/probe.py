@@ -73,6 +73,10 @@ class Probe(LinkEvents):
         self.link.command(kind, payload, force=True)
         return self.pump_until(lambda: not self.link.pending(), SETTLE_S)
 
+    def settle(self, timeout):
+        """Go on resending until the box acknowledged every command; False if `timeout` passed."""
+        return self.pump_until(lambda: not self.link.pending(), timeout)
+
     def show(self, police=0, limit=7, rnd=0, rounds=5, seats=0):
         """SET the display state; False if the box did not acknowledge it."""
         return self.command(

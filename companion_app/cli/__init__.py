@@ -75,10 +75,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """Serve with uvicorn (never Flask's dev server); run the box's bridge if there is a box."""
     from companion_app.cli import backup as backup_cli
     from companion_app.cli import embed
+    from companion_app.device import status
     from companion_app.server import serve
     from companion_app.store import backup_auto
     from companion_app.store.startup import CannotOpen
 
+    if args.workers > 1 and not serve.worker_processes.supported():
+        print(
+            "More than one worker needs fork (Linux, macOS): serve with --workers 1.",
+            file=sys.stderr,
+        )
+        return EXIT_REJECTED
     held = backup_cli.hold_instance(args.instance)  # noqa: F841 -- until we return: no restore
     try:
         app = open_app(args.instance, create=True)
@@ -91,7 +98,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if chosen.engine == "micropython" and not _micropython_can_run():
         return EXIT_REJECTED
 
+    backups: list = []
+
     def start_device(url: str) -> None:
+        backups.append(backup_auto.start(app))  # here: after the workers are forked, if any
         print(chosen.message, flush=True)
         try:
             running.append(embed.Embedded(app, url, chosen))
@@ -102,10 +112,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(running[-1].sim.note, flush=True)
 
     _release_long_polls_on_stop(app)
-    backups = backup_auto.start(app)
     try:
         serve.run(
-            app, args.host, args.port, lan=args.lan, threads=args.threads, on_bound=start_device
+            app,
+            args.host,
+            args.port,
+            lan=args.lan,
+            threads=args.threads,
+            workers=args.workers,
+            shared=serve.worker_processes.Shared(status.owner_status, status.worker_status),
+            on_bound=start_device,
         )
     except OSError as exc:
         print(f"Cannot listen on port {args.port}: {exc.strerror or exc}.", file=sys.stderr)
@@ -115,7 +131,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     finally:
         for device in running:
             device.stop()
-        backups.stop()
+        for started in backups:
+            started.stop()
     return 0
 
 
@@ -196,7 +213,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser with the `serve` and `score` subcommands."""
     from companion_app.cli import backup as backup_cli
     from companion_app.cli.portable import add_commands as add_portable_commands
-    from companion_app.server.serve import DEFAULT_THREADS, LOOPBACK
+    from companion_app.server.serve import DEFAULT_THREADS, DEFAULT_WORKERS, LOOPBACK
 
     parser = argparse.ArgumentParser(prog="companion", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -211,6 +228,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--instance", help="folder for the database and session key")
     serve.add_argument(
         "--threads", type=positive_int, default=DEFAULT_THREADS, help=argparse.SUPPRESS
+    )
+    serve.add_argument(
+        "--workers",
+        type=positive_int,
+        default=DEFAULT_WORKERS,
+        help="worker processes sharing the database (default %(default)s; more than 1 on"
+        " Linux and macOS only: docs/scale.md)",
     )
     box = serve.add_mutually_exclusive_group()
     box.add_argument("--device", metavar="PORT", help="the table box's serial port")
@@ -233,15 +257,40 @@ def build_parser() -> argparse.ArgumentParser:
     device = add_device_commands(commands)
     key = device.add_parser("key", help="print the device key a bridge on another computer sends")
     key.add_argument("--instance", help="the companion's folder (database and session key)")
+    key.add_argument(
+        "--new",
+        metavar="NAME",
+        help="issue another key, for the bridge NAME (each key can be revoked on the club page)",
+    )
     key.set_defaults(func=cmd_device_key)
+    organiser = commands.add_parser("organiser", help="the club organiser's keys")
+    organiser_keys = organiser.add_subparsers(dest="organiser_command", required=True)
+    okey = organiser_keys.add_parser(
+        "key", help="issue an organiser key a script sends (Authorization: Bearer <key>)"
+    )
+    okey.add_argument("--instance", help="the companion's folder (database and session key)")
+    okey.add_argument("--name", default="", help="who or what the key is for (the club page)")
+    okey.set_defaults(func=cmd_organiser_key)
     return parser
+
+
+def cmd_organiser_key(args: argparse.Namespace) -> int:
+    """Issue and print a new organiser key (revocable on the club page; issue 33 item 10)."""
+    return _print_key(args, "organiser", args.name)
 
 
 def cmd_device_key(args: argparse.Namespace) -> int:
     """Print this companion's device key (for `companion device run --key` elsewhere).
 
     Only for a folder a companion already uses: a key made up elsewhere no server accepts.
+    The newest key not revoked, issued on first use; `--new NAME` issues another (issue 33
+    item 10: the organiser revokes each on the club page).
     """
+    return _print_key(args, "device", args.new)
+
+
+def _print_key(args: argparse.Namespace, kind: str, new: str | None) -> int:
+    """Print the newest `kind` key in force (issued if none or if `new` names another)."""
     from companion_app.server import rights
     from companion_app.store.startup import CannotOpen
 
@@ -250,8 +299,22 @@ def cmd_device_key(args: argparse.Namespace) -> int:
     except CannotOpen as exc:
         print(exc, file=sys.stderr)
         return EXIT_CANNOT_SERVE
+    from companion_app.i18n import translate_error
+    from companion_app.store import access_keys, db
+    from companion_app.store.faults import StorageFault
+    from scoring.errors import RuleError
+
     with app.test_request_context():
-        print(rights.device_key())
+        current = access_keys.newest_active(db.get_db(), kind)
+        try:
+            if current is None or new is not None:
+                key = rights.issue_key(kind, new or "")
+            else:
+                key = rights.issued_key(current.id, current.kind)
+        except (RuleError, StorageFault) as refused:
+            print(translate_error(refused), file=sys.stderr)
+            return EXIT_REJECTED
+        print(key)
     return 0
 
 

@@ -32,6 +32,7 @@ no long poll wakes and no backup looks).
 import math
 import threading
 import time
+from collections.abc import Callable
 
 from flask import Flask
 
@@ -56,6 +57,8 @@ SIMULATORS = ("micropython", "cpython")
 VIRTUAL = "virtual"
 #: A report PUT by a bridge in another process is trusted this long without a refresh.
 REMOTE_TTL_S = 3.0
+#: A worker process trusts the owner's last copy this long (an owner gone quiet: grey badge).
+MIRROR_TTL_S = 3.0
 MS_PER_S = 1000
 _EXTENSION = "companion_device_status"
 _KEEP = object()
@@ -280,6 +283,67 @@ def _check_drawn(drawn) -> None:
             raise ValueError(shape)
 
 
+class MirroredStatus(DeviceStatus):
+    """A worker process's bridge status (`serve --workers`): the owner's copy, and reports a
+    bridge PUTs to this worker sent on to the owner (the parent, where the bridge runs)."""
+
+    def __init__(self, send: Callable[[dict], None]) -> None:
+        """Virtual until the owner's first copy; reports go to `send`."""
+        super().__init__()
+        self.send = send
+
+    def update(self, **fields) -> None:
+        """A report reached this worker (ValueError if bad): keep it, and send it to the owner."""
+        super().update(**fields)
+        self.send(fields)
+
+    def mirror(self, snapshot: dict) -> None:
+        """Take the owner's copy (trusted MIRROR_TTL_S unless a newer one comes)."""
+        fields = (
+            "mode",
+            "connected",
+            "port",
+            "hello",
+            "last_seen_ms",
+            "problem",
+            "holders",
+            "fault",
+            "drawn",  # the box's anchors: the worker's panels draw from them too
+        )
+        DeviceStatus.update(
+            self,
+            **{name: snapshot.get(name) for name in fields},
+            simulator=snapshot.get("simulator"),
+            ttl_s=MIRROR_TTL_S,
+        )
+
+
+def worker_status(app: Flask, send: Callable[[dict], None]) -> Callable[[dict], None]:
+    """In a worker process: a mirrored status whose reports go to `send`; its copy taker."""
+    mirrored = MirroredStatus(send)
+    real = _real_app(app)
+    mirrored.add_listener(lambda: get_feed(real).nudge())  # the worker's own feed, when it runs
+    set_status(app, mirrored)
+    return mirrored.mirror
+
+
+def owner_status(app: Flask) -> tuple[Callable[[], dict], Callable[[dict], None]]:
+    """In the owner (the parent): (a copy of the status, keep a report sent by a worker)."""
+    status = get_status(app)
+    return status.snapshot, lambda fields: status.update(**fields)
+
+
+def set_status(app: Flask, status: DeviceStatus) -> None:
+    """Give the app its bridge status object (a worker mirrors the owner: server/workers.py)."""
+    app.extensions[_EXTENSION] = status
+
+
+def _real_app(app: Flask) -> Flask:
+    """The app itself, also when given the `current_app` proxy."""
+    real = getattr(app, "_get_current_object", None)
+    return app if real is None else real()
+
+
 def get_status(app: Flask) -> DeviceStatus:
     """The app's bridge status object, created on first use; a change of the box's drawn
     anchors nudges the app's change feed (the live hub reads the panel's frame again)."""
@@ -288,5 +352,6 @@ def get_status(app: Flask) -> DeviceStatus:
         made = DeviceStatus()
         status = app.extensions.setdefault(_EXTENSION, made)
         if status is made:  # one listener, however many threads raced to make it
-            status.add_listener(get_feed(app).nudge)
+            real = _real_app(app)  # current_app is only a proxy: the bridge's thread has none
+            status.add_listener(lambda: get_feed(real).nudge())
     return status

@@ -24,6 +24,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion_app.server import rights
 from companion_app.server.guard import canonical_root, refused_host
+from companion_app.server.known import is_known
 from companion_app.server.live.hub import DEFAULT_MAX_VIEWERS, LiveHub
 from companion_app.server.live.pages import (
     ROOM_KEY,
@@ -37,7 +38,7 @@ from companion_app.server.live.pages import (
 from companion_app.server.live.polls import DEFAULT_MAX_POLLS
 from companion_app.server.live.stream import Refused, Subscriber
 from companion_app.server.protocol import RAW_SECURITY_HEADERS
-from companion_app.server.room import BOX, EDIT, FULL, Refusal, Room, Shares, Ticket
+from companion_app.server.room import BOX, EDIT, KNOWN, UNKNOWN_FULL, Refusal, Room, Shares, Ticket
 from companion_app.server.wsgi import ThreadedWSGI
 from companion_app.store.changes import MAX_ETAG, long_poll_etag
 
@@ -156,9 +157,9 @@ class Front:
         if refusal:  # DNS rebinding, or no Host at all: Flask checks the rest (server/guard.py)
             await _error(send, BAD_REQUEST, refusal)
             return
-        if not self._off_probation(scope):
+        if not self._first_request(scope):
             close = [*_retry(), (b"connection", b"close")]
-            await _error(send, UNAVAILABLE, FULL["connection"], close)
+            await _error(send, UNAVAILABLE, UNKNOWN_FULL["connection"], close)
             return
         if is_stream(path):
             await self._stream(scope, receive, send)
@@ -195,8 +196,8 @@ class Front:
             endpoint, args = self.app.url_map.bind("localhost").match(scope["path"], "GET")
         except HTTPException:
             return scope, receive
-        if long_poll_etag(self.app, endpoint) is None:
-            return scope, receive
+        if long_poll_etag(self.app, endpoint) is None or self._revoked_key(scope):
+            return scope, receive  # a revoked key: Flask answers 403 at once, nothing held
         try:
             share = self._take(self.room.polls, scope, args.get("table_id"))
         except Refusal as refused:
@@ -231,14 +232,16 @@ class Front:
 
     # -- the room's shares -----------------------------------------------------------------
 
-    def _off_probation(self, scope) -> bool:
-        """False for a connection let into the reserved room whose first request has no rights
-        there (the box's key, or rights on the table of its URL); it is then answered 503 and
-        closed. Any other connection, and every later request, passes (issue 33, item 1)."""
+    def _first_request(self, scope) -> bool:
+        """False for a connection's first request when the unknown devices' share of the
+        connections is full and this one is not a known device's: it is then answered 503
+        and closed (issue 33, item 3). Later requests on a connection always pass."""
         peer = scope.get("client")
-        if not peer or self.room.probation.pop(tuple(peer), None) is None:
+        if not peer:
             return True
-        return self._privileged(scope, self._table_of(scope)) is not None
+        return self.room.first_request(
+            tuple(peer), lambda: self._privileged(scope, self._table_of(scope))
+        )
 
     def _table_of(self, scope) -> str | None:
         """The table a request's URL names, if any."""
@@ -258,9 +261,17 @@ class Front:
             shares, _address(scope), lambda: self._privileged(scope, table_id), table_id
         )
 
+    def _revoked_key(self, scope) -> bool:
+        """True if the request sends an organiser or device key the organiser revoked."""
+        if not any(name == b"authorization" for name, _value in scope["headers"]):
+            return False
+        with self.app.request_context(build_environ(scope, io.BytesIO())):
+            return rights.refuse_revoked() is not None
+
     def _privileged(self, scope, table_id: str | None) -> str | None:
-        """What of the reserved room this request may use: BOX for the box's bridge (its key),
-        EDIT for the host, a scorer or a seat of the table it follows, else None."""
+        """What this request is to the room: BOX for the box's bridge (its key), EDIT for the
+        host, a scorer or a seat of the table it follows (both may use the reserved room),
+        KNOWN for another device the companion knows (server/known.py), else None."""
         environ = build_environ(scope, io.BytesIO())
         with self.app.request_context(environ):
             if rights.is_box():
@@ -268,7 +279,7 @@ class Front:
             if table_id is not None and table_id != ROOM_KEY:
                 if rights.can_edit(table_id) or rights.seat_of(table_id) is not None:
                     return EDIT
-            return None
+            return KNOWN if is_known() else None
 
     # -- live streams ----------------------------------------------------------------------
 

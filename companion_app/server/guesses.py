@@ -4,7 +4,7 @@ Keys are 128-bit HMACs, so guessing one is hopeless; but nothing stopped a devic
 300 a second, each a request the server works for. A request presents a key when it sends
 `Authorization: Bearer <key>` or opens a link with a key in its URL (scorer, seat, organiser,
 club tablet). A key is wrong when the request is then refused for rights (403) and the key is
-none the companion knows without a table (the box's, the organiser's). Past FREE_GUESSES
+no organiser or device key still in force (a revoked one counts as wrong). Past FREE_GUESSES
 wrong keys, an address (an IPv6 one by its /64, like the room's shares) may present a key
 once every EVERY_S seconds; earlier tries get 429 with a sentence and `Retry-After`, before
 any key is compared. FORGET_S after its last wrong key an address starts afresh. This
@@ -118,7 +118,7 @@ def slow_guessers() -> Response | None:
 def count_wrong_keys(response: Response) -> Response:
     """After-request hook: a key refused for rights counts as a wrong guess."""
     key = _presented_key() if response.status_code == FORBIDDEN else None
-    if key is None or rights.is_local() or key in (rights.device_key(), rights.organiser_key()):
+    if key is None or rights.is_local() or rights.is_live_key(key):
         return response
     get_guesses(current_app).wrong(share_of(request.remote_addr or ""))
     return response

@@ -5,7 +5,10 @@ request line and headers, or never sends the body it announced, stays open for e
 thousand such sockets filled the open-files limit and the server stopped answering. Here:
 
 - a connection's share is taken when it opens (`room.Room.connections`): past its address's
-  share, or when the room is full, it gets a 503 sentence and is closed at once;
+  share it gets a 429 sentence and is closed at once; when the room is full, the oldest
+  connection that has sent nothing yet is closed to make way (none: 503 and closed); its
+  first request then decides whether it counts in the unknown devices' share or must be
+  a known device's (`room.Room.first_request`, from asgi.Front; issue 33, item 3);
 - the request line and headers must arrive within HEAD_TIMEOUT_S of the connection opening
   (or of the previous answer), the announced body within BODY_TIMEOUT_S of the headers;
   an idle keep-alive connection is closed after IDLE_TIMEOUT_S (uvicorn's own timer);
@@ -21,7 +24,7 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from companion_app.server.guard import SECURITY_HEADERS
-from companion_app.server.room import FULL, PROBATION, Refusal, Room, Ticket
+from companion_app.server.room import FULL, Refusal, Room, Ticket, share_of
 
 #: Seconds for the request line and headers (a request head is a few hundred bytes).
 HEAD_TIMEOUT_S = 10.0
@@ -112,27 +115,24 @@ class RoomProtocol(H11Protocol):
         self._arm()
 
     def _admit(self, address: str) -> Ticket:
-        """This connection's ticket. In the reserved room it is on probation until its first
-        request shows rights (asgi.Front); when that room is full, the oldest connection on
-        probation (one that has sent no request yet) makes way for this one."""
-        room = self.room
-        try:
-            ticket = room.take(room.connections, address, lambda: PROBATION)
-        except Refusal as refused:
-            if str(refused) != FULL["connection"] or not room.probation:
-                raise
-            room.probation.pop(next(iter(room.probation)))()
-            ticket = room.take(room.connections, address, lambda: PROBATION)
-        if ticket.reserve == PROBATION and self.client:
-            room.probation[tuple(self.client)] = self._evict
+        """This connection's ticket; when the room is full, the oldest connection that has
+        sent nothing yet makes way for this one (idle sockets from many addresses cannot
+        keep anyone out: a real client sends its request at once)."""
+        room, connections = self.room, self.room.connections
+        if connections.count >= connections.total and (
+            connections.held.get(share_of(address), 0) < connections.per_address
+        ):
+            room.make_way()
+        ticket = room.take(connections, address, lambda: None)
+        if self.client:
+            room.idle[tuple(self.client)] = self
         return ticket
 
-    def _evict(self) -> None:
+    def evict(self) -> None:
         """Make way for a newer connection: give the share back now, say why, close."""
         if self.share is not None:
             self.room.connections.give_back(self.share)
             self.share = None
-        self.room.log.note("connection:probation", "Closed a connection that sent no request")
         if self.transport is not None and not self.transport.is_closing():
             retry = [(b"retry-after", b"5")]
             self.transport.write(raw_answer(503, b"Service Unavailable", FULL["connection"], retry))
@@ -141,7 +141,8 @@ class RoomProtocol(H11Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         """Give the share back and stop the timers."""
         if self.client:
-            self.room.probation.pop(tuple(self.client), None)
+            self.room.idle.pop(tuple(self.client), None)
+            self.room.unclassified.pop(tuple(self.client), None)
         self._set_deadline(None)
         self._cancel_stall()
         if self.share is not None:
@@ -154,6 +155,12 @@ class RoomProtocol(H11Protocol):
         if self.refused:
             return
         super().data_received(data)
+        if self.client and self.conn.their_state is not h11.IDLE:
+            # a whole request head is in: no longer idle, its first request decides
+            # (asgi.Front); a trickled, unfinished head stays idle and may be pushed out
+            peer = tuple(self.client)
+            if self.room.idle.pop(peer, None) is not None:
+                self.room.unclassified[peer] = self
         self._arm()
 
     def on_response_complete(self) -> None:

@@ -12,12 +12,16 @@ new endpoint cannot slip in unguarded.
 import base64
 import hashlib
 import hmac
+import sqlite3
+import time
+from datetime import UTC, datetime
 
-from flask import Flask, Response, current_app, request, session
+from flask import Flask, Response, current_app, g, request, session
 
 from companion_app.server.errors import refuse
 from companion_app.server.room import is_loopback, share_of
-from companion_app.store import counted, seats
+from companion_app.store import access_keys, counted, db, seats
+from companion_app.store.faults import StorageFault
 from scoring.errors import N_
 
 HOST, SCORER = "host", "scorer"
@@ -72,6 +76,10 @@ BAD_SEAT_LINK = N_(
     "This link does not give anyone a seat at this table; ask the host for a new one."
 )
 UNDECLARED = N_("This request changes nothing anyone may change from here.")
+REVOKED = N_("The club's organiser revoked this key; ask the organiser for a new one.")
+#: Seconds between two notes of a key's last use (a bridge polls many times a minute).
+SEEN_EVERY_S = 60.0
+_SEEN_KEY = "companion_keys_seen"
 
 
 class NotAllowed(Exception):
@@ -139,22 +147,105 @@ def grant_seat(table_id: str, seat: int, token: str) -> None:
 
 
 def device_key() -> str:
-    """The key the box bridge sends (`companion device key` prints it)."""
+    """The box's key from before keys had rows (store/access_keys.py: revoked as a group)."""
     return _digest("device")
 
 
 def organiser_key() -> str:
-    """The key of the organiser link (shown on the club page of this computer)."""
-    return _digest("organiser")
+    """The organiser link's key (shown on the club page of this computer).
+
+    Until the organiser revokes the old keys' group it is also the organiser key from before
+    keys had rows; once revoked, the link gets a new key no old copy knows.
+    """
+    revoked = _record(access_keys.LEGACY_ORGANISER)
+    if revoked is None or revoked.revoked_at is None:
+        return _digest("organiser")
+    return _digest(f"organiser-link:{revoked.revoked_at.isoformat()}")
+
+
+def issued_key(key_id: int, kind: str) -> str:
+    """The key of an issued row: its id, then a MAC of id and kind (one lookup checks it)."""
+    return f"{key_id}.{_digest(f'key:{kind}:{key_id}')}"
+
+
+def issue_key(kind: str, name: object) -> str:
+    """Issue a new key of `kind` (device or organiser) to `name`; the key."""
+    conn = db.get_db()
+    with db.write_transaction(conn):
+        key_id = access_keys.issue(conn, kind, name, _now())
+    return issued_key(key_id, kind)
+
+
+def _now() -> str:
+    """The current UTC time as sortable ISO text."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def _record(key_id: int) -> access_keys.AccessKey | None:
+    """A key's row (None if the database has no such row)."""
+    return access_keys.find(db.get_db(), key_id)
+
+
+def key_record(key: str | None) -> access_keys.AccessKey | None:
+    """The row of an organiser or device key, revoked or not; None for any other string."""
+    if not key:
+        return None
+    number, dot, _mac = key.partition(".")
+    if dot:
+        if not (number.isascii() and number.isdigit()) or len(number) > 12:
+            return None
+        found = _record(int(number))
+        return found if found and _same(key, issued_key(found.id, found.kind)) else None
+    if _same(key, _digest("device")):
+        return _record(access_keys.LEGACY_DEVICE)
+    if _same(key, _digest("organiser")):
+        return _record(access_keys.LEGACY_ORGANISER)
+    return None
+
+
+def _live(key: str | None, kind: str) -> bool:
+    """True if `key` is a `kind` key not revoked (its use is noted for the organiser's list)."""
+    found = key_record(key)
+    if found is None or found.kind != kind or not found.active:
+        return False
+    _used(found.id)
+    return True
+
+
+def is_live_key(key: str | None) -> bool:
+    """True for an organiser or device key not revoked (not a wrong guess)."""
+    found = key_record(key)
+    return found is not None and found.active
+
+
+def _used(key_id: int) -> None:
+    """Remember that this request used the key (after_request notes it: `note_seen`)."""
+    g.setdefault("companion_keys_used", set()).add(key_id)
+
+
+def session_organiser() -> int | None:
+    """The key row this browser is the organiser by (the old link's group for `True`)."""
+    held = session.get(ORGANISER_SESSION_KEY)
+    if held is True:
+        return access_keys.LEGACY_ORGANISER
+    return held if type(held) is int else None
 
 
 def is_organiser() -> bool:
-    """True for this computer, the organiser key, or a browser that took the organiser link."""
+    """True for this computer, an organiser key, or a browser that took the organiser link;
+    none of them revoked."""
     if request.environ.get(VIEWER_ENVIRON):
         return False
-    if is_local() or _same(_bearer(), organiser_key()):
+    if is_local() or _live(_bearer(), access_keys.ORGANISER):
         return True
-    return session.get(ORGANISER_SESSION_KEY) is True
+    held = session_organiser()
+    if held is None:
+        return False
+    found = _record(held)
+    if found is None or found.kind != access_keys.ORGANISER or not found.active:
+        return False
+    _used(found.id)
+    return True
 
 
 def is_organiser_key(key: str) -> bool:
@@ -162,11 +253,19 @@ def is_organiser_key(key: str) -> bool:
     return _same(key, organiser_key())
 
 
-def grant_organiser(key: str) -> None:
-    """Remember this browser as the organiser, if `key` is the organiser key (else refuse)."""
+def grant_organiser(key: str, name: object = "") -> None:
+    """Let this browser in as the organiser, if `key` is the organiser link's key (else
+    refuse): it gets a key row of its own, named `name`, which the organiser may revoke."""
     if not is_organiser_key(key):
         raise NotAllowed(BAD_ORGANISER_LINK)
-    session[ORGANISER_SESSION_KEY] = True
+    held = _record(session_organiser() or 0)
+    if held is not None and held.active and not held.legacy:
+        return  # this browser is let in already: one row per browser
+    conn = db.get_db()
+    with db.write_transaction(conn):
+        key_id = access_keys.issue(conn, access_keys.ORGANISER, name, _now())
+        access_keys.seen(conn, key_id, _now())
+    session[ORGANISER_SESSION_KEY] = key_id
     session.permanent = True
 
 
@@ -274,7 +373,7 @@ def can_edit(table_id: str) -> bool:
 
 def is_box() -> bool:
     """True for the box's bridge (its key) or this computer."""
-    return is_local() or _same(_bearer(), device_key())
+    return is_local() or _live(_bearer(), access_keys.DEVICE)
 
 
 def grant(table_id: str, role: str) -> None:
@@ -336,6 +435,38 @@ def check_rights() -> None:
     require_edit(table_id)
 
 
+def refuse_revoked() -> Response | None:
+    """Before every request: a revoked organiser or device key gets 403 and a sentence."""
+    if request.environ.get(VIEWER_ENVIRON) or is_local():
+        return None
+    found = key_record((request.view_args or {}).get("key") or _bearer())
+    if found is not None and not found.active:
+        return refuse(FORBIDDEN, REVOKED)
+    return None
+
+
+def note_seen(response: Response) -> Response:
+    """After a request that used a key: note when it was last seen (at most once a minute)."""
+    used = g.pop("companion_keys_used", None)
+    if not used:
+        return response
+    noted = current_app.extensions.setdefault(_SEEN_KEY, {})
+    now = time.monotonic()
+    due = [key_id for key_id in used if now - noted.get(key_id, -SEEN_EVERY_S) >= SEEN_EVERY_S]
+    if not due:
+        return response
+    conn = db.get_db()
+    try:
+        with db.write_transaction(conn):
+            for key_id in due:
+                access_keys.seen(conn, key_id, _now())
+    except (StorageFault, sqlite3.OperationalError):
+        return response  # a busy or failing disk: the next use notes it
+    for key_id in due:
+        noted[key_id] = now
+    return response
+
+
 def handle_not_allowed(error: NotAllowed) -> Response:
     """403 with the reason, as JSON under /api or a short page."""
     return refuse(FORBIDDEN, error.template)
@@ -350,7 +481,9 @@ def page_rights() -> dict:
 
 def init_app(app: Flask) -> None:
     """Check rights before every request; give templates the request's role."""
+    app.before_request(refuse_revoked)
     app.before_request(check_rights)
+    app.after_request(note_seen)
     app.register_error_handler(NotAllowed, handle_not_allowed)
     app.extensions[counted.CREATOR_HOOK] = creator_trust  # the store asks at table creation
     app.context_processor(page_rights)

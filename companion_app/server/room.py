@@ -10,9 +10,14 @@ can push them out. This computer (loopback, when it counts as host of every tabl
 share: it owns the database. docs/security.md gives the numbers and why.
 
 Rights on one's own tables buy only those tables' parts of the reserved room, and a device's
-part is counted across all its tables (`Shares`); reserved connections are on probation until
-their first request shows rights (server/protocol.py, server/asgi.py); how often an address
-may reopen streams and polls is rates.py's (issue 33, items 1 and 2).
+part is counted across all its tables (`Shares`); how often an address may reopen streams
+and polls is rates.py's (issue 33, items 1 and 2).
+
+Many addresses (issue 33, item 3): devices not known to the companion (no host or scorer
+cookie, no seat, no key that checks out) may hold at most UNKNOWN_SHARE of each total, so known
+devices always find room; a connection is counted as unknown from its first request (whose
+rights are read only once that share is full: server/known.py), and one that has not sent a
+whole request yet makes way for a newcomer when the room is full (server/protocol.py).
 
 Refusals are logged at most once per kind every LOG_EVERY_S, with how many were left out, so
 a flood of connections can never flood the log.
@@ -23,6 +28,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from flask import Flask
 
@@ -41,11 +47,13 @@ POLLS_PER_ADDRESS = 8
 #: threads, logs and the serial port.
 MAX_CONNECTIONS = 3000
 FD_RESERVE = 256
-#: Of the totals (LIVE_MAX_VIEWERS, LIVE_MAX_POLLS, connections), kept for requests with
-#: rights: the box bridge's key, edit rights on the table, this computer.
-RESERVED_CONNECTIONS = 200
+#: Of the totals (LIVE_MAX_VIEWERS, LIVE_MAX_POLLS), kept for requests with rights on the
+#: table they follow, and the box bridge's key (connections: see UNKNOWN_SHARE).
 RESERVED_STREAMS = 100
 RESERVED_POLLS = 50
+#: Of each total (connections, streams, polls), what devices not known to the companion may
+#: hold; the rest is kept for hosts, scorers, seats, the organiser and the box (item 3).
+UNKNOWN_SHARE = 0.7
 #: Seconds between two log lines about the same kind of refusal.
 LOG_EVERY_S = 10.0
 TOO_MANY, UNAVAILABLE = 429, 503
@@ -59,6 +67,14 @@ PER_ADDRESS = {
     "a tab of the companion and this page follows again.",
     "poll": "This device already holds {limit} long polls, the most one device may; try again "
     "when one has been answered.",
+}
+UNKNOWN_FULL = {
+    "connection": "The companion keeps its remaining connections for the devices of its tables "
+    "(hosts, scorers, seats) and the box; try again shortly.",
+    "stream": "The companion keeps its remaining live pages for the devices of its tables "
+    "(hosts, scorers, seats) and the box; trying again shortly.",
+    "poll": "The companion keeps its remaining long polls for the devices of its tables "
+    "(hosts, scorers, seats) and the box; try again shortly.",
 }
 FULL = {
     "connection": "The companion has all the connections it can hold; try again shortly.",
@@ -124,11 +140,10 @@ class RefusalLog:
         return True
 
 
-#: What a request with rights claims of the reserved room (`privileged()` returns one);
-#: a connection claims PROBATION: its first request must then show rights (asgi.Front).
-BOX, EDIT, PROBATION = "box", "edit", "*probation"
-#: Connections of one device in the reserved room (the box's bridge holds two or three).
-RESERVED_PER_DEVICE = 6
+#: What a request is to the room (`privileged()` returns one, or None for an unknown device):
+#: the box's bridge, a device with rights on the table it follows (both may use the reserved
+#: room), or a device known to the companion otherwise (KNOWN: counts outside the unknown share).
+BOX, EDIT, KNOWN = "box", "edit", "known"
 #: The reserved room of one table's host, scorers and seats, and of one device across all
 #: its tables (streams, polls): a device's rights on its own tables buy no more than this.
 RESERVED_STREAMS_PER_TABLE, RESERVED_STREAMS_PER_DEVICE = 6, 4
@@ -145,13 +160,23 @@ RESERVE_SPENT = {
 }
 
 
+class Holder(Protocol):
+    """What holds a connection's ticket (server/protocol.py's RoomProtocol)."""
+
+    share: "Ticket | None"
+
+    def evict(self) -> None:
+        """Give the ticket back and close, with a sentence."""
+
+
 @dataclass(frozen=True)
 class Ticket:
-    """One thing held: the share it counts under, and what of the reserved room it uses
-    (a table id, BOX, or None for the open room)."""
+    """One thing held: the share it counts under, what of the reserved room it uses (a table
+    id, BOX, or None for the open room), and whether it counts in the unknown share."""
 
     share: str
     reserve: str | None = None
+    unknown: bool = False
 
 
 @dataclass
@@ -163,7 +188,8 @@ class Shares:
     table on its pages) or of the box, and every device within `per_device` across all its
     tables (issue 33, item 1). A table's own devices are let in even past `total` within
     those parts (up to `ceiling`), so no crowd, with or without tables of its own, locks a
-    host out.
+    host out. Of the open room, what is taken without reading rights counts as unknown, up
+    to `unknown_share` of the total; past it only known devices get in (item 3).
     """
 
     kind: str
@@ -173,8 +199,12 @@ class Shares:
     per_table: int = 0
     per_device: int = 0
     overflow: bool = True  # may the reserved parts go past the total (not for connections)
+    unknown_share: float = UNKNOWN_SHARE
+    #: Connections are counted as unknown at their first request (Room.first_request).
+    unknown_at_take: bool = True
     held: dict[str, int] = field(default_factory=dict)
     count: int = 0
+    unknown: int = 0
     reserved_by_device: dict[str, int] = field(default_factory=dict)
     reserved_by_table: dict[str, int] = field(default_factory=dict)
 
@@ -189,8 +219,9 @@ class Shares:
         """Count one more for `share`, or raise Refusal (nothing counted).
 
         `trusted` (this computer) needs no share and may use the room up to `total`;
-        `privileged()` (asked only when the open room is full) says what this request may
-        claim of the reserved room: BOX, EDIT (rights on `table`) or nothing.
+        `privileged()` (asked only when the unknown share or the open room is full) says what
+        this request is: BOX, EDIT (rights on `table`), KNOWN or None (unknown). Only BOX and
+        EDIT may use the reserved room.
         """
         if trusted:
             if self.count >= self.total:
@@ -199,9 +230,15 @@ class Shares:
         if self.held.get(share, 0) >= self.per_address:
             raise Refusal(TOO_MANY, PER_ADDRESS[self.kind].format(limit=self.per_address))
         if self.count < self.total - self.reserved:
+            if not self.unknown_at_take:
+                return self._count(Ticket(share))
+            if self.unknown < self.unknown_cap:
+                return self._count(Ticket(share, unknown=True))  # no rights read: unknown
+            if not privileged():
+                raise Refusal(UNAVAILABLE, UNKNOWN_FULL[self.kind])
             return self._count(Ticket(share))
         claim = privileged()
-        reserve = claim if claim in (BOX, PROBATION) else table if claim and table else None
+        reserve = BOX if claim == BOX else table if claim == EDIT and table else None
         if reserve is None:
             raise Refusal(UNAVAILABLE, FULL[self.kind])
         if self.reserved_by_device.get(share, 0) >= self.per_device:
@@ -213,14 +250,25 @@ class Shares:
         return self._count(Ticket(share, reserve))
 
     @property
+    def unknown_cap(self) -> int:
+        """The most the open room holds for requests whose rights were not read (item 3)."""
+        return int(self.total * self.unknown_share)
+
+    @property
     def ceiling(self) -> int:
         """The most held at all: twice the total, the reserved parts past it included."""
         return CEILING_FACTOR * self.total if self.overflow else self.total
+
+    def count_unknown(self, ticket: Ticket) -> Ticket:
+        """`ticket` (held) counted in the unknown share from now on."""
+        self.unknown += 1
+        return Ticket(ticket.share, ticket.reserve, unknown=True)
 
     def _count(self, ticket: Ticket) -> Ticket:
         """Count `ticket` as held."""
         self.held[ticket.share] = self.held.get(ticket.share, 0) + 1
         self.count += 1
+        self.unknown += ticket.unknown
         return ticket
 
     def give_back(self, ticket: Ticket | str) -> None:
@@ -232,6 +280,8 @@ class Shares:
             _less(self.reserved_by_device, ticket.share)
             _less(self.reserved_by_table, ticket.reserve)
         self.count = max(0, self.count - 1)
+        if ticket.unknown:
+            self.unknown = max(0, self.unknown - 1)
 
 
 def _less(counts: dict[str, int], key: str) -> None:
@@ -268,16 +318,15 @@ class Room:
         config = app.config
         self.app = app
         total = connection_cap(app)
-        reserved = int(config.get("ROOM_RESERVED_CONNECTIONS", RESERVED_CONNECTIONS))
-        reserved_connections = min(total // 4, reserved)
+        unknown_share = float(config.get("ROOM_UNKNOWN_SHARE", UNKNOWN_SHARE))
         self.connections = Shares(
             "connection",
             int(config.get("ROOM_CONNECTIONS_PER_ADDRESS", CONNECTIONS_PER_ADDRESS)),
             total,
-            reserved_connections,
-            reserved_connections,  # one part: whose they are is known at the first request
-            int(config.get("ROOM_RESERVED_CONNECTIONS_PER_DEVICE", RESERVED_PER_DEVICE)),
+            0,  # whose a connection is shows at its first request: first_request()
             overflow=False,
+            unknown_share=unknown_share,
+            unknown_at_take=False,
         )
         self.streams = Shares(
             "stream",
@@ -286,6 +335,7 @@ class Room:
             min(max_streams // 4, int(config.get("ROOM_RESERVED_STREAMS", RESERVED_STREAMS))),
             int(config.get("ROOM_RESERVED_STREAMS_PER_TABLE", RESERVED_STREAMS_PER_TABLE)),
             int(config.get("ROOM_RESERVED_STREAMS_PER_DEVICE", RESERVED_STREAMS_PER_DEVICE)),
+            unknown_share=unknown_share,
         )
         self.polls = Shares(
             "poll",
@@ -294,11 +344,14 @@ class Room:
             min(max_polls // 4, int(config.get("ROOM_RESERVED_POLLS", RESERVED_POLLS))),
             int(config.get("ROOM_RESERVED_POLLS_PER_TABLE", RESERVED_POLLS_PER_TABLE)),
             int(config.get("ROOM_RESERVED_POLLS_PER_DEVICE", RESERVED_POLLS_PER_DEVICE)),
+            unknown_share=unknown_share,
         )
         self.log = RefusalLog(float(config.get("ROOM_LOG_EVERY_S", LOG_EVERY_S)))
-        #: Connections in the reserved room whose first request has not shown its rights yet,
-        #: oldest first: {(address, port): evict()}; a newcomer pushes the oldest out.
-        self.probation: dict[tuple, Callable[[], None]] = {}
+        #: Connections that have not sent a whole request head yet, oldest first:
+        #: {(address, port): holder}; when the room is full a newcomer pushes the oldest out.
+        self.idle: dict[tuple, Holder] = {}
+        #: Connections whose first request has not been through the front yet.
+        self.unclassified: dict[tuple, Holder] = {}
         self.rates = {
             "stream": Rate(
                 "stream",
@@ -311,6 +364,35 @@ class Room:
                 float(config.get("ROOM_POLLS_PER_S", POLL_PER_S)),
             ),
         }
+
+    def make_way(self) -> bool:
+        """Close the oldest connection that has sent no whole request (for a newcomer): any?"""
+        if not self.idle:
+            return False
+        self.idle.pop(next(iter(self.idle))).evict()
+        self.log.note(
+            "connection:idle", "Closed a connection that had sent no whole request, for a newer one"
+        )
+        return True
+
+    def first_request(self, peer: tuple, known: Callable[[], object]) -> bool:
+        """May the first request of the connection from `peer` go on? Below the unknown share
+        it is counted there without reading rights; past it only a known device goes on
+        (`known()`, server/known.py); a later request, or this computer's, always does."""
+        holder = self.unclassified.pop(peer, None) or self.idle.pop(peer, None)
+        if holder is None or holder.share is None or self.trusted(str(peer[0])):
+            return True
+        connections = self.connections
+        if connections.unknown < connections.unknown_cap:
+            holder.share = connections.count_unknown(holder.share)
+            return True
+        if known():
+            return True
+        self.log.note(
+            "connection:unknown",
+            f"Refused a connection from {str(peer[0])[:64]}: {UNKNOWN_FULL['connection']}",
+        )
+        return False
 
     def trusted(self, address: str) -> bool:
         """True for this computer when it counts as host of every table (docs/security.md)."""
@@ -338,5 +420,7 @@ class Room:
             return shares.take(share, trusted=trusted, privileged=privileged, table=table)
         except Refusal as refused:
             kind = f"{shares.kind}:rate" if wait > 0 else f"{shares.kind}:{refused.status}"
+            if str(refused) == UNKNOWN_FULL[shares.kind]:
+                kind = f"{shares.kind}:unknown"
             self.log.note(kind, f"Refused a {shares.kind} from {address[:64]}: {refused}")
             raise

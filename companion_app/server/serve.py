@@ -6,6 +6,7 @@ long polls wait on the event loop, every other request runs Flask in a small thr
 docs/live.md says why.
 """
 
+import asyncio
 import functools
 import io
 import os
@@ -20,6 +21,7 @@ import qrcode
 import uvicorn
 from flask import Flask
 
+from companion_app.server import workers as worker_processes
 from companion_app.server.asgi import Front
 from companion_app.server.protocol import IDLE_TIMEOUT_S, RoomProtocol
 from companion_app.store.changes import get_feed
@@ -33,6 +35,8 @@ ROUTE_PROBE = ("10.255.255.255", 1)
 #: Threads running Flask requests. Live streams and held long polls take none, so these
 #: only ever serve requests that are being worked on.
 DEFAULT_THREADS = 16
+#: Worker processes (`--workers`): one until the bridge status is shared (docs/scale.md).
+DEFAULT_WORKERS = 1
 #: Pending connections the listening socket queues.
 BACKLOG = 2048
 #: Seconds the server waits for open requests when stopping before it cuts them.
@@ -152,6 +156,42 @@ class Server(uvicorn.Server):
         await super().shutdown(sockets=sockets)
 
 
+class WorkerServer(Server):
+    """A worker's server: no listening socket, it serves what the parent passes it."""
+
+    def __init__(self, front: Front, channel: socket.socket) -> None:
+        """A server for `front` fed by `channel` (server/workers.py)."""
+        super().__init__(front)
+        self.channel = channel
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        """Start as uvicorn does, with no socket of its own, then adopt passed connections."""
+        await super().startup(sockets=[])
+        worker_processes.adopt_connections(self, self.channel)
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        """Take no more connections, then stop as a single server does."""
+        try:
+            asyncio.get_running_loop().remove_reader(self.channel.fileno())
+        except (ValueError, OSError):
+            pass  # the channel is already closed
+        await super().shutdown(sockets=sockets)
+
+
+def _serve_worker(threads: int) -> Callable[[Flask, socket.socket], None]:
+    """What each worker process runs: a front and its server, fed by the parent."""
+
+    def serve(app: Flask, channel: socket.socket) -> None:
+        front = Front(app, threads)
+        try:
+            WorkerServer(front, channel).run(sockets=[])
+        finally:
+            front.close()
+            front.stop_threads()
+
+    return serve
+
+
 def make_server(front: Front) -> Server:
     """The uvicorn server for a front (tests replace this)."""
     return Server(front)
@@ -176,13 +216,16 @@ def run(
     *,
     lan: bool,
     threads: int = DEFAULT_THREADS,
+    workers: int = 1,
+    shared: worker_processes.Shared | None = None,
     on_bound: Callable[[str], None] | None = None,
 ) -> None:
     """Serve `app` until interrupted; `lan` listens on every interface.
 
     The socket is bound before the banner is printed, so a busy port fails before anyone is
     told to open the address (and port 0 shows the port actually chosen). `on_bound` gets the
-    app's URL on this machine once it is bound (the in-process device bridge starts there).
+    app's URL on this machine once it is bound (the in-process device bridge starts there;
+    with `workers` > 1, in the parent, after the workers are forked: server/workers.py).
     """
     sock = bind_socket(ALL_INTERFACES if lan else host, port)
     try:
@@ -192,9 +235,20 @@ def run(
         if lan and not app.config.get("BASE_URL"):
             app.config["BASE_URL"] = url  # results QR codes then point where phones can reach
         print_banner(url, with_qr=lan)
-        if on_bound is not None:
-            on_bound(f"http://{url_host(local)}:{bound_port}")
+        bridge_url = f"http://{url_host(local)}:{bound_port}"
         _raise_open_files_limit()
+        if workers > 1:
+            _run_workers(
+                app,
+                sock,
+                workers,
+                threads,
+                lambda: on_bound and on_bound(bridge_url),
+                shared,
+            )
+            return
+        if on_bound is not None:
+            on_bound(bridge_url)
         front = Front(app, threads)
         try:
             make_server(front).run(sockets=[sock])
@@ -203,6 +257,30 @@ def run(
             front.stop_threads()
     finally:
         sock.close()
+
+
+def _run_workers(
+    app: Flask,
+    sock: socket.socket,
+    count: int,
+    threads: int,
+    started: Callable[[], None],
+    shared: worker_processes.Shared | None,
+) -> None:
+    """Fork `count` workers on `sock`, run `started` (the bridge) here, and dispatch until
+    interrupted; then stop the workers."""
+    pool = worker_processes.Workers(sock, count)
+    pool.start(app, _serve_worker(threads), shared)
+    if shared is not None:
+        pool.share(app, shared)
+    watch = worker_processes.DataVersionWatch(app).start()  # the backups hear the workers
+    try:
+        started()
+        pool.dispatch()
+    finally:
+        get_feed(app).close()
+        pool.stop()
+        watch.stop()
 
 
 class Background:

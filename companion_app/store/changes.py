@@ -117,6 +117,12 @@ def get_feed(app: Flask) -> ChangeFeed:
     return app.extensions.setdefault(_EXTENSION, ChangeFeed())
 
 
+def new_feed(app: Flask) -> ChangeFeed:
+    """Give the app a fresh change feed (a forked worker: none of the parent's listeners)."""
+    feed = app.extensions[_EXTENSION] = ChangeFeed()
+    return feed
+
+
 def notify_app() -> None:
     """Wake the current app's waiting polls and live pages."""
     get_feed(current_app).notify()

@@ -265,6 +265,32 @@ def _count_every_earlier_table(conn: sqlite3.Connection) -> None:
     )
 
 
+# Version 11 (issue 33 item 10): every organiser and device key issued, so each can be revoked
+# on its own. A key carries its row's id (`<id>.<mac>`, server/rights.py); rows 1 and 2 stand
+# for the keys derived before this version (the box's and the organiser's), revoked as a group.
+ACCESS_KEYS = """
+CREATE TABLE IF NOT EXISTS access_keys (
+    id INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('device', 'organiser')),
+    name TEXT NOT NULL,
+    legacy INTEGER NOT NULL DEFAULT 0,
+    issued_at TEXT NOT NULL,
+    seen_at TEXT,
+    revoked_at TEXT
+);
+"""
+
+
+def _legacy_keys(conn: sqlite3.Connection) -> None:
+    """The rows of the keys made before version 11 (kept if the file has them already)."""
+    now = datetime.now(UTC).isoformat(timespec="microseconds")
+    conn.executemany(
+        "INSERT OR IGNORE INTO access_keys (id, kind, name, legacy, issued_at)"
+        " VALUES (?, ?, '', 1, ?)",
+        [(1, "device", now), (2, "organiser", now)],
+    )
+
+
 #: Every change of shape in order; versions run 1, 2, 3, ... A new one goes at the end.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "tables and their move log", TABLES_AND_LOG),
@@ -281,6 +307,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         10, "a short label for each table (Table 1, or the host's words)", TABLE_LABELS, _add_labels
     ),
+    Migration(11, "organiser and device keys, each revocable", ACCESS_KEYS, _legacy_keys),
 )
 
 

@@ -113,7 +113,8 @@ def _tablets(conn: sqlite3.Connection) -> list[dict]:
 
 _TABLES_SQL = (
     "SELECT tables.id, game, setup_json, version, finished, tables.created_at,"
-    " tables.updated_at, abandoned_tables.abandoned_at, table_evenings.evening_id,"
+    " tables.updated_at, tables.label, tables.number, abandoned_tables.abandoned_at,"
+    " table_evenings.evening_id,"
     " counted_tables.how, counted_tables.tablet_id, counted_tables.at AS counted_at"
     " FROM tables LEFT JOIN abandoned_tables ON abandoned_tables.table_id = tables.id"
     " LEFT JOIN table_evenings ON table_evenings.table_id = tables.id"
@@ -153,6 +154,8 @@ def _table(conn: sqlite3.Connection, row: sqlite3.Row) -> dict:
         "version": row["version"],
         "finished": bool(row["finished"]),
         "abandoned_at": row["abandoned_at"],
+        "label": row["label"],
+        "number": row["number"],
         "evening": row["evening_id"],
         "counted": _counted(row),
         "seats": [seat["person_id"] for seat in seats],

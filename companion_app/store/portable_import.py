@@ -174,7 +174,7 @@ def _write_table(conn: sqlite3.Connection, table: dict, replayed: Replayed, link
     game, created = table["game"], table["created_at"]
     conn.execute(
         "INSERT INTO tables (id, game, setup_json, state_json, version, finished,"
-        " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        " created_at, updated_at, label, number) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             table_id,
             game,
@@ -184,6 +184,8 @@ def _write_table(conn: sqlite3.Connection, table: dict, replayed: Replayed, link
             int(table["finished"]),
             created,
             table["updated_at"],
+            table["label"],
+            table["number"],
         ),
     )
     _place(conn, table_id, table, links)

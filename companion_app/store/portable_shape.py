@@ -8,7 +8,7 @@ that table aside (KeptAside), like a game that no longer replays.
 import re
 from datetime import datetime
 
-from companion_app.store import counted, league
+from companion_app.store import counted, labels, league
 from companion_app.store.portable import FORMAT, VERSION, BadFile
 from scoring.errors import RuleError
 from scoring.league.points import check_rule
@@ -193,7 +193,14 @@ def _table_id(table: object, place: int) -> str:
 
 
 #: A table's keys that may be left out, and what leaving them out means.
-TABLE_DEFAULTS = {"abandoned_at": None, "evening": None, "counted": None, "reveals": []}
+TABLE_DEFAULTS = {
+    "abandoned_at": None,
+    "label": None,
+    "number": None,
+    "evening": None,
+    "counted": None,
+    "reveals": [],
+}
 #: Why a table counts (store/counted.py).
 COUNTED_HOWS = (counted.HOST, counted.TABLET, counted.ORGANISER, counted.UPGRADE)
 
@@ -213,6 +220,8 @@ def check_table(table: dict) -> dict:
     abandoned = table["abandoned_at"]
     _need(abandoned is None or is_moment(abandoned), "its abandoned_at is not a time.")
     _need(table["evening"] is None or is_int(table["evening"]), "its evening is not an id.")
+    _need(_is_label(table["label"]), "its label is not a short text.")
+    _need(table["number"] is None or is_int(table["number"]), "its number is not a whole number.")
     _need(table["counted"] is None or _is_counted(table["counted"]), "its counted entry is wrong.")
     seats = table.get("seats")
     _need(isinstance(seats, list) and all(map(is_int, seats)), "its seats are not person ids.")
@@ -227,6 +236,14 @@ def check_table(table: dict) -> dict:
     ids = [reveal["id"] for reveal in reveals]
     _need(len(set(ids)) == len(ids), "two of its reveals have one id.")
     return table
+
+
+def _is_label(label: object) -> bool:
+    """No label, or one the companion would have stored (store/labels.py)."""
+    try:
+        return label is None or labels.clean_label(label) == label
+    except labels.InvalidLabel:
+        return False
 
 
 def _is_counted(entry: object) -> bool:

@@ -15,6 +15,7 @@ from companion_app.server import rights
 from companion_app.web import (
     backups,
     club_home,
+    club_keys,
     counting,
     evening,
     league,
@@ -43,6 +44,7 @@ ORGANISER_WRITES = (
     "club.uncount_table",
     "club.new_tablet",
     "club.revoke_tablet",
+    "club.revoke_key",
 )
 #: The organiser link and a club tablet's link check their keys in the view.
 OPEN_WRITES = ("club.organiser", "club.tablet")
@@ -85,6 +87,9 @@ bp.add_url_rule("/club", "club", club_home.club)
 bp.add_url_rule("/club/backups/<name>", "backup", backups.download)
 bp.add_url_rule("/club/organiser/<key>", "organiser", club_home.organiser, methods=["GET", "POST"])
 bp.add_url_rule("/club/tablets", "new_tablet", club_home.new_tablet, methods=["POST"])
+bp.add_url_rule(
+    "/club/keys/<int:key_id>/revoke", "revoke_key", club_keys.revoke_key, methods=["POST"]
+)
 bp.add_url_rule(
     "/club/tablets/<int:tablet_id>/revoke",
     "revoke_tablet",

@@ -18,7 +18,7 @@ from companion_app.server import rights
 from companion_app.store import counted, db
 from companion_app.store import league as stored
 from companion_app.store.faults import StorageFault
-from companion_app.web import backups
+from companion_app.web import backups, club_keys
 from companion_app.web.league import evening_label
 from companion_app.web.refusals import refusal_status
 from companion_app.web.results import public_url
@@ -71,6 +71,7 @@ def club(tablet_error: str | None = None, status: int = BAD_REQUEST):
     }
     if rights.is_organiser():
         context["tablets"] = _tablet_rows(conn)
+        context["keys"] = club_keys.key_rows()
     if rights.is_local():
         link = public_url(url_for("club.organiser", key=rights.organiser_key()))
         context["organiser_link"] = link
@@ -81,7 +82,7 @@ def club(tablet_error: str | None = None, status: int = BAD_REQUEST):
 def organiser(key: str):
     """The organiser link: GET asks, POST makes this browser the organiser."""
     if request.method == "POST":
-        rights.grant_organiser(key)
+        rights.grant_organiser(key, request.form.get("name", ""))
         return redirect(url_for("club.club"), code=303)
     if not rights.is_organiser_key(key):
         raise rights.NotAllowed(rights.BAD_ORGANISER_LINK)

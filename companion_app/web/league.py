@@ -12,14 +12,11 @@ from companion_app.store import db
 from companion_app.store import league as stored
 from companion_app.web import standings_text
 from companion_app.web.refusals import FORM_REFUSALS, refusal_status
-from companion_app.web.results import PAPERS, public_url, title_of
+from companion_app.web.results import PAPERS, has_long_word, public_url, title_of
 from scoring.league.points import BEATEN, DEFAULT_RULE, MAX_PLACES, PLACING
 from scoring.league.roster import RosterError
 
 NOT_FOUND, BAD_REQUEST = 404, 400
-#: Letters of a name's word past which a receipt prints it smaller (print.css `.long-word`):
-#: about what one line of the roll holds in bold 10 pt.
-LONG_WORD = {"80mm": 24, "58mm": 16}
 
 
 def _now() -> str:
@@ -165,12 +162,7 @@ def print_page(context: dict, paper: str):
     if paper not in PAPERS:
         abort(NOT_FOUND)
     board = context["board"]
-    longest = LONG_WORD.get(paper)
-    long_words = {
-        row.person
-        for row in board.rows
-        if longest and max(map(len, board.name(row.person).split()), default=0) > longest
-    }
+    long_words = {row.person for row in board.rows if has_long_word(board.name(row.person), paper)}
     return render_template(
         "club/print_standings.html",
         **context,

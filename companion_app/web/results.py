@@ -4,7 +4,7 @@ Views stay thin: the game's `results(state)` (docs/game-contract.md) gives the s
 `companion_app.results` turns them into codes, charts and files, the templates lay them out.
 """
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 from flask import Response, abort, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext
@@ -28,6 +28,9 @@ PAPERS = {
     "80mm": "receipt receipt-80",
     "58mm": "receipt receipt-58",
 }
+#: Letters of a name's word past which a receipt prints it smaller (print.css `.long-word`):
+#: about what one line of the roll holds in bold 10 pt.
+LONG_WORD = {"80mm": 24, "58mm": 16}
 #: The results link, BG Stats straight from the code (no network needed), and BG Stats through
 #: the companion's short link (coarse enough for a 58 mm receipt, needs the club network).
 QR_KINDS = ("link", "bgstats", "bgstats_short")
@@ -299,8 +302,23 @@ def print_results(table_id: str, paper: str):
     if not found.finished:
         return _pending(found)
     return render_template(
-        "print_results.html", **found.context(), paper=paper, layout=PAPERS[paper]
+        "print_results.html",
+        **found.context(),
+        paper=paper,
+        layout=PAPERS[paper],
+        printed=formats.date_time(datetime.now(UTC)),
+        long_words={
+            player["seat"]
+            for player in found.final["players"]
+            if has_long_word(player["name"], paper)
+        },
     )
+
+
+def has_long_word(name: str, paper: str) -> bool:
+    """True when a word of `name` is longer than a line of the `paper` receipt holds."""
+    longest = LONG_WORD.get(paper)
+    return bool(longest) and max(map(len, name.split()), default=0) > longest
 
 
 def qr_image(table_id: str, kind: str, fmt: str):

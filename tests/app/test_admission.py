@@ -3,7 +3,9 @@ loopback aliases (127.0.0.x stand for devices on the LAN; this computer is a pla
 
 - item 2: a reconnect rate per address (server/rates.py): reopening streams or polls past
   the burst gets 429 with a sentence and `Retry-After`, logged once per kind per 10 s;
-- item 1: reserved room that a device's rights on its own tables cannot buy (room.py).
+- item 1: reserved room that a device's rights on its own tables cannot buy (room.py);
+- item 3: many addresses: unknown devices hold at most their share, known ones (a host or
+  scorer cookie, a seat, the box's key) keep admission, idle sockets make way.
 
 Each attack keeps the host's moves, an existing viewer's stream and the bridge's poll going.
 GUARD_S (in tests.app.test_room) only bounds waiting for what must happen.
@@ -15,12 +17,13 @@ import select
 import socket
 
 from companion_app.server import rights
-from companion_app.server.room import Refusal, Room
+from companion_app.server.room import KNOWN, Refusal, Room
 from tests.app.test_room import (
     ATTACKER,
     BRIDGE,
     PHONE,
     TABLET,
+    closed_by_server,
     connect,
     make_app,
     open_poll,
@@ -246,21 +249,14 @@ def test_devices_with_tables_of_their_own_cannot_take_the_bridges_or_a_hosts_pol
         assert status_of(hosts) == 200 and status_of(bridge) == 200
 
 
-def test_idle_sockets_from_many_addresses_leave_the_bridge_and_the_host_their_connections(
-    tmp_path,
-):
-    """Issue 33, item 1: with the open connections held by idle sockets from many addresses,
-    the reserved connections are on probation until their first request: the bridge (device
-    key) and the host (its table's key) get in and are answered, a newcomer pushes the
-    oldest idle one out, a request without rights there gets 503 and a sentence, and a
-    viewer's stream opened before sees the host's move."""
+def test_idle_sockets_from_many_addresses_make_way_for_every_newcomer(tmp_path, caplog):
+    """Issue 33, items 1 and 3: with every connection held by idle or slowloris sockets from
+    many addresses, a newcomer pushes the oldest one out (it gets a sentence): a viewer
+    without rights, the bridge (device key) and the host get in and are answered, and a
+    viewer's stream opened before sees the host's move. One log line for all the pushing."""
+    caplog.set_level(logging.INFO)
     app = make_app(
-        tmp_path,
-        ROOM_HEAD_TIMEOUT_S=60.0,
-        ROOM_MAX_CONNECTIONS=12,
-        ROOM_RESERVED_CONNECTIONS=3,
-        ROOM_CONNECTIONS_PER_ADDRESS=4,
-        ROOM_RESERVED_CONNECTIONS_PER_DEVICE=2,
+        tmp_path, ROOM_HEAD_TIMEOUT_S=60.0, ROOM_MAX_CONNECTIONS=12, ROOM_CONNECTIONS_PER_ADDRESS=4
     )
     key = device_key(app)
     with served(app) as server:
@@ -273,10 +269,14 @@ def test_idle_sockets_from_many_addresses_leave_the_bridge_and_the_host_their_co
         for n in range(1, 7):
             for _ in range(4):
                 idle.append(connect(port, f"127.0.2.{n}"))
-        wait_until(lambda: connections.count == 12 and len(server.front.room.probation) == 3)
+                if n % 2:  # a slowloris: half a request head, never finished
+                    idle[-1].sendall(b"GET /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        wait_until(lambda: connections.count == 12 and len(server.front.room.idle) == 11)
+        pushed = [sock for sock in idle if closed_by_server(sock)]
+        assert pushed  # what the pushed-out ones read first: a 503 sentence
 
         status, _, answer = request(port, "127.0.2.9", "GET", "/api/tables")
-        assert status == 503 and "all the connections it can hold" in answer["error"]
+        assert status == 200, answer
         polled = request(
             port, BRIDGE, "GET", "/api/device", None, {"Authorization": f"Bearer {key}"}
         )
@@ -284,3 +284,112 @@ def test_idle_sockets_from_many_addresses_leave_the_bridge_and_the_host_their_co
         assert host_moves(port, table) == 200
         assert sees_update(viewer, "1.0.0.0")
         assert connections.count <= 12
+    lines = [r.getMessage() for r in caplog.records if r.name == "companion.room"]
+    assert len([line for line in lines if "sent no whole request" in line]) == 1, lines
+
+
+# -- item 3: many addresses; known devices first ----------------------------------------------
+
+
+def seat_cookie(app, table_id: str, address: str) -> str:
+    """The session cookie of a phone at `address` that took seat 0 through its link."""
+    with app.test_request_context():
+        key = rights.seat_key(table_id, 0, 0)
+    phone = app.test_client()
+    phone.environ_base["REMOTE_ADDR"] = address
+    taken = phone.post(f"/tables/{table_id}/seat/0/{key}")
+    assert taken.status_code == 303, taken.get_data(as_text=True)
+    return f"session={phone.get_cookie('session').value}"
+
+
+def scorer_cookie(app, table: dict, address: str) -> str:
+    """The session cookie of a browser at `address` that joined `table` as its scorer."""
+    browser = app.test_client()
+    browser.environ_base["REMOTE_ADDR"] = address
+    joined = browser.post(f"/tables/{table['id']}/join/{table['scorer_key']}")
+    assert joined.status_code == 303, joined.get_data(as_text=True)
+    return f"session={browser.get_cookie('session').value}"
+
+
+def test_known_devices_keep_admission_when_unknown_ones_fill_their_share(tmp_path, caplog):
+    """Issue 33, item 3: many addresses fill the unknown devices' share of the connections
+    with live streams and the rest with idle sockets. A newcomer nobody knows gets 503, a
+    sentence and Retry-After (one log line however many); a phone holding a seat opens its
+    table live, a scorer of another table reads this one's page, the host moves, the bridge
+    polls, and a viewer's stream opened before sees the move."""
+    caplog.set_level(logging.INFO)
+    app = make_app(
+        tmp_path,
+        ROOM_HEAD_TIMEOUT_S=60.0,
+        ROOM_MAX_CONNECTIONS=20,
+        ROOM_CONNECTIONS_PER_ADDRESS=4,
+        ROOM_UNKNOWN_SHARE=0.5,
+        LIVE_MAX_VIEWERS=40,
+    )
+    key = device_key(app)
+    with served(app) as server:
+        port = server.server_port
+        room = server.front.room
+        table, other = create(port, TABLET), create(port, TABLET)
+        seated = seat_cookie(app, table["id"], "127.0.4.1")
+        scorer = scorer_cookie(app, other, "127.0.4.2")
+        viewer, line, _ = open_stream(port, PHONE, table["id"])
+        assert line.endswith("200 OK")
+        refused = []
+        for n in range(1, 5):
+            for _ in range(4):
+                sock, line, head = open_stream(port, f"127.0.3.{n}", table["id"])
+                if not line.endswith("200 OK"):
+                    refused.append((line, (head + sock.recv(4096)).decode()))
+        assert room.connections.unknown == 10 and room.streams.count == 10
+        assert len(refused) == 16 - 9  # the viewer's stream counts among the ten
+        assert all(line.startswith("HTTP/1.1 503") for line, _ in refused), refused
+        for n in range(1, 6):
+            for _ in range(4):
+                connect(port, f"127.0.2.{n}")  # idle: never sends a request
+        wait_until(lambda: room.connections.count == 20 and len(room.idle) == 10)
+
+        status, answer, body = request(port, "127.0.2.9", "GET", "/api/tables")
+        assert status == 503 and answer.getheader("Retry-After")
+        assert "keeps its remaining connections for the devices of its tables" in body["error"]
+        phone, line, _ = open_stream(port, "127.0.4.1", table["id"], cookie=seated)
+        assert line.endswith("200 OK")  # a seat's phone follows its table live
+        page = request(port, "127.0.4.2", "GET", f"/tables/{table['id']}", None, {"Cookie": scorer})
+        assert page[0] == 200  # a scorer of another table is known too
+        polled = request(
+            port, BRIDGE, "GET", "/api/device", None, {"Authorization": f"Bearer {key}"}
+        )
+        assert polled[0] == 200
+        assert host_moves(port, table) == 200
+        assert sees_update(viewer, "1.0.0.0") and sees_update(phone, "1.0.0.0")
+        again = request(port, "127.0.2.10", "GET", "/api/tables")
+        assert again[0] == 503
+        assert room.connections.count <= 20
+    lines = [r.getMessage() for r in caplog.records if r.name == "companion.room"]
+    unknown = [line for line in lines if "keeps its remaining connections" in line]
+    assert len(unknown) == 1, lines
+
+
+def test_unknown_devices_hold_at_most_their_share_of_streams_and_polls(tmp_path):
+    """Issue 33, item 3: unknown requests take streams and polls without any right being read
+    until their share (70 %) is full; then only a known device gets in (BOX, EDIT or KNOWN),
+    an unknown one gets 503 and its sentence; giving back frees the unknown share again."""
+    app = make_app(tmp_path)
+    room = Room(app, max_streams=20, max_polls=10)
+
+    def unread():
+        raise AssertionError("rights were read below the unknown share")
+
+    for shares, cap in ((room.streams, 14), (room.polls, 7)):
+        tickets = [room.take(shares, f"192.168.1.{n}", unread) for n in range(1, cap + 1)]
+        assert shares.unknown == cap
+        try:
+            room.take(shares, "192.168.2.1", lambda: None)
+        except Refusal as refused:
+            assert refused.status == 503 and "keeps its remaining" in str(refused)
+        else:
+            raise AssertionError("an unknown device got past its share")
+        known = room.take(shares, "192.168.2.2", lambda: KNOWN)
+        assert not known.unknown and shares.count == cap + 1
+        shares.give_back(tickets[0])
+        assert room.take(shares, "192.168.2.1", unread).unknown

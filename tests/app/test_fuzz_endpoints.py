@@ -219,6 +219,9 @@ def path_values(name: str, table_ids: list[str]):
         "evening_id": [1, 999],
         "season_id": [1, 999],
         "tablet_id": [1, 999],
+        "merge_id": [1, 999],
+        # rows 1 and 2: the keys from before (migration 11); 999 never exists
+        "key_id": [1, 2, 999],
         # a seat at every table; 9 at none
         "seat": [0, 1, 9],
     }.get(name, ["x"])

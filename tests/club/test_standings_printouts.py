@@ -14,18 +14,16 @@ Before: A4 broke "Pla|ce" and "Poi|nts", the receipts read "1. 1. Karel".
 
 import re
 from datetime import datetime
-from io import BytesIO
 
-import pdfplumber
 import pytest
-import zxingcpp
 from babel.dates import format_date
 
 from companion_app import create_app
 from scoring import games
 from tests.club import ranked_game
 from tests.club.conftest import Club
-from tests.live import SHOTS, chromium, served
+from tests.live import chromium, served
+from tests.printouts import count, first_page_codes, lines_of, save_pages, words_of
 
 PAPERS = ("a4", "letter", "80mm", "58mm")
 #: Long, accented and look-alike names of the issue (and a 17-letter surname for the 58 mm
@@ -40,8 +38,6 @@ GAMES = [
 NAMES = sorted({name for names, _ranks in GAMES for name in names})
 COUNTED = {"en": "Games counted: 5", "cs": "Započítané hry: 5"}
 PRINTED = {"en": "Printed", "cs": "Vytištěno"}
-#: A whole word: not preceded or followed by a letter or digit.
-WORD = r"(?<![\w]){}(?![\w])"
 #: Each word of an element's text is on one line: its Range has a single box.
 BROKEN_WORDS = """sel => [...document.querySelectorAll(sel)].flatMap(el => {
   const broken = [];
@@ -77,38 +73,6 @@ def live(tmp_path_factory):
         assert app.test_client().post("/club/seasons/new", data=form).status_code == 303
         with served(app) as server:
             yield f"http://127.0.0.1:{server.server_port}"
-
-
-def words_of(pdf: bytes) -> list[list[str]]:
-    """The words of each page, from the PDF's text layer."""
-    with pdfplumber.open(BytesIO(pdf)) as document:
-        return [[word["text"] for word in page.extract_words()] for page in document.pages]
-
-
-def lines_of(pdf: bytes) -> list[str]:
-    """The text lines of every page, in order."""
-    with pdfplumber.open(BytesIO(pdf)) as document:
-        return [line for page in document.pages for line in (page.extract_text() or "").split("\n")]
-
-
-def first_page_codes(pdf: bytes) -> list[str]:
-    """What the QR codes on the PDF's first page say (read from a 200 dpi rendering)."""
-    with pdfplumber.open(BytesIO(pdf)) as document:
-        image = document.pages[0].to_image(resolution=200).original
-    return [hit.text for hit in zxingcpp.read_barcodes(image)]
-
-
-def count(token: str, text: str) -> int:
-    """How often `token` stands as a whole word in `text`."""
-    return len(re.findall(WORD.format(re.escape(token)), text))
-
-
-def save_pages(pdf: bytes, name: str) -> None:
-    """Each page as a PNG into test-artifacts/screenshots, to look at."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with pdfplumber.open(BytesIO(pdf)) as document:
-        for number, page in enumerate(document.pages, start=1):
-            page.to_image(resolution=96).save(SHOTS / f"{name}-p{number}.png")
 
 
 @pytest.mark.browser

@@ -416,3 +416,18 @@ def test_issue_34_item_4_a_remote_bridge_sends_a_change_of_what_the_box_draws_at
     assert not remote._changed.is_set()
     remote(drawn=DRAWN)
     assert remote._changed.is_set()
+
+
+def test_issue_34_item_4_a_worker_mirrors_what_the_box_draws_and_nudges_its_pages(app):
+    """`serve --workers`: a worker's copy of the parent's status carries `drawn`, and a
+    change of it nudges the worker's own feed (its live hub redraws the panel's frame)."""
+    from companion_app.device.status import worker_status
+    from companion_app.store.changes import get_feed
+
+    take = worker_status(app, lambda fields: None)
+    nudges = []
+    get_feed(app).add_nudge_listener(lambda: nudges.append(1))
+    owner = DeviceStatus()
+    owner.update(mode="serial", connected=True, drawn=DRAWN)
+    take(owner.snapshot())
+    assert get_status(app).snapshot()["drawn"] == DRAWN and nudges == [1]
