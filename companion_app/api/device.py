@@ -14,7 +14,7 @@ from flask import Blueprint, Response, current_app, request
 
 from companion_app.api.tables import object_body
 from companion_app.device import feed as device_feed
-from companion_app.device.status import REMOTE_TTL_S, get_status, strip_connected
+from companion_app.device.status import REMOTE_TTL_S, get_status
 from companion_app.server import rights
 from companion_app.server.errors import ApiError
 from companion_app.store import reveals
@@ -33,6 +33,7 @@ STATUS_FIELDS = (
     "problem",
     "holders",
     "fault",
+    "drawn",
     "port",
     "hello",
     "last_seen_ms",
@@ -105,8 +106,7 @@ def followed_device() -> dict:
 @bp.get("/tables/<table_id>/device/frame")
 def table_frame(table_id: str) -> dict:
     """The 18 pixels the firmware's renderer draws for this table now, and the timeline."""
-    connected = strip_connected(get_status(current_app).snapshot())
-    return device_feed.frame_body(table_id, connected=connected)
+    return device_feed.panel_frame(table_id, get_status(current_app).snapshot())
 
 
 @bp.get("/device/clock")

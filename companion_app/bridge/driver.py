@@ -24,6 +24,10 @@ MAX_PRESS_AGE_MS = 60_000  # the app's bound on a press's age (docs/device-api.m
 PRESS_WIRE_S = 30 * 10 / 115200
 #: The status's problem while another program holds the port (the app's device/status.py).
 PORT_BUSY = "port_busy"
+#: Firmware from this version on reports the anchors of what it draws (HB raid=/cd=, ACK raid=).
+ANCHORS_FW = (0, 3)
+#: Drawn anchors that moved less than this (the box clock's estimate settling) are not news.
+DRAWN_SLACK_MS = 2
 
 
 class Bridge(LinkEvents):
@@ -49,6 +53,7 @@ class Bridge(LinkEvents):
         self._view = None
         self._table = None
         self._shown = False  # the follower has handed us the app's view at least once
+        self._drawn_told = None  # the box's drawn anchors as last reported
         self._link = None
         self._seq = 1
         self.port_path = None
@@ -81,7 +86,7 @@ class Bridge(LinkEvents):
         self.follower.stop()
         self.worker.stop()
         waiting = {"problem": PORT_BUSY} if self._busy else {}  # still not the box's word
-        stopped = {"hello": None, "last_seen_ms": None, "fault": None}
+        stopped = {"hello": None, "last_seen_ms": None, "fault": None, "drawn": None}
         self._report(connected=False, port=None, **stopped, **waiting)
 
     def __enter__(self):
@@ -150,7 +155,9 @@ class Bridge(LinkEvents):
         holders; else "not connected"."""
         if not busy:
             self._busy = False
-            self._report(connected=False, port=path, problem=None, holders=[], fault=None)
+            self._report(
+                connected=False, port=path, problem=None, holders=[], fault=None, drawn=None
+            )
             return
         if not self._busy:
             self._busy, self._holders_at, self.holders = True, None, []
@@ -176,6 +183,8 @@ class Bridge(LinkEvents):
                 data = port.read(port.in_waiting or 1)
                 if data:
                     self._feed(link, data)
+                    if _moved(self._told_drawn(link), self._drawn_told):
+                        self._report_link(link)  # the panel redraws from them at once
                 alive = link.poll()
                 if link.failed is not None:
                     raise link.failed
@@ -194,7 +203,8 @@ class Bridge(LinkEvents):
             self._link = None
             self._seq = link.next_seq
             link.close(lambda: detect.close_port(port))
-            gone = {"connected": False, "problem": "box_silent", "fault": None}
+            gone = {"connected": False, "problem": "box_silent", "fault": None, "drawn": None}
+            self._drawn_told = None
             self._report_with(gone, self._holders_report(path))
 
     def attach(self, link, path=None):
@@ -315,9 +325,23 @@ class Bridge(LinkEvents):
         if fault is not None and problem is None:
             problem = "box_fault"
         fields = {"connected": connected, "problem": problem, "port": self.port_path}
-        fields["fault"] = fault
+        self._drawn_told = self._told_drawn(link) if connected else None
+        fields.update(fault=fault, drawn=self._drawn_told)
         fields.update(hello=link.hello, last_seen_ms=age)
         self._report_with(fields, self._holders_report(self.port_path, trouble=not connected))
+
+    @staticmethod
+    def _told_drawn(link):
+        """What the box reports it draws (issue 34 item 4): `raid_at`, `countdown_end` as
+        epoch ms on this computer's clock (each None: not drawn); None when the box reports
+        no anchors (firmware before 0.3.0) or its clock is not known yet."""
+        if not _reports_anchors(link.hello) or not link.box_clock.known:
+            return None
+        epoch_offset = time.time() - time.monotonic()  # the link's clock is time.monotonic
+        return {
+            key: None if at is None else round((at + epoch_offset) * 1000)
+            for key, at in link.box_drawn().items()
+        }
 
     def _holders_report(self, path, trouble=True):
         """`holders` (and problem port_shared if any): other programs with the port open, as
@@ -364,3 +388,25 @@ class Bridge(LinkEvents):
             self._report_to(mode=self.mode, **fields)
         except Exception:  # the status is advisory; the box must keep working
             log.exception("could not report the bridge status")
+
+
+def _reports_anchors(hello):
+    """True if the box's HELLO names firmware that reports what it draws (ANCHORS_FW)."""
+    try:
+        version = tuple(int(part) for part in (hello or {}).get("fw", "").split(".")[:2])
+    except ValueError:
+        return False
+    return version >= ANCHORS_FW
+
+
+def _moved(drawn, told):
+    """True if the drawn anchors differ from those reported by more than the clock's settling."""
+    if drawn is None or told is None:
+        return drawn is not told
+    for key, at in drawn.items():
+        before = told.get(key)
+        if (at is None) != (before is None) or (
+            at is not None and abs(at - before) > DRAWN_SLACK_MS
+        ):
+            return True
+    return False

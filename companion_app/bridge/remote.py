@@ -7,7 +7,17 @@ from companion_app.bridge.appclient import AppClient, AppUnreachable
 
 log = logging.getLogger(__name__)
 #: What a report carries; the last (the age) changes every time and alone sends nothing.
-FIELDS = ("mode", "connected", "problem", "holders", "fault", "port", "hello", "last_seen_ms")
+FIELDS = (
+    "mode",
+    "connected",
+    "problem",
+    "holders",
+    "fault",
+    "drawn",  # the box's animation anchors: a change goes out at once (issue 34 item 4)
+    "port",
+    "hello",
+    "last_seen_ms",
+)
 
 
 class RemoteStatus:

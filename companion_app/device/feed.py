@@ -17,6 +17,7 @@ from flask import current_app
 
 from companion_app.device import frame as device_frame
 from companion_app.device.check import get_check
+from companion_app.device.status import strip_connected
 from companion_app.store import TableNotFound, db, get_store, reveals
 from scoring.games import get_game
 
@@ -56,9 +57,10 @@ def device_body(table_id: str) -> dict:
     }
 
 
-def frame_body(table_id: str, connected: bool = True) -> dict:
+def frame_body(table_id: str, connected: bool = True, drawn: dict | None = None) -> dict:
     """The panel's view of a table: the firmware-rendered pixels, seat states, reveal and the
-    timeline of the strip; `connected` False (a bridge that lost its box): the violet dot."""
+    timeline of the strip; `connected` False (a bridge that lost its box): the violet dot;
+    `drawn`: the box's animation anchors (its raid and countdown), None: the table's own."""
     table = get_store().get(table_id)
     current, tag = reveals.current_and_tag(table_id)
     display = get_game(table.game).device_display(table.state)
@@ -66,8 +68,19 @@ def frame_body(table_id: str, connected: bool = True) -> dict:
         "table": table.id,
         "etag": make_etag(table.version, tag),
         "reveal": None if current is None else current.as_json(),
-        **device_frame.render(display, current, table.updated_at, connected=connected),
+        **device_frame.render(display, current, table.updated_at, connected=connected, drawn=drawn),
     }
+
+
+def panel_frame(table_id: str, status: dict) -> dict:
+    """`frame_body` as the bridge `status` (a snapshot) says the box draws it: the violet dot
+    while its bridge cannot reach it, the box's own raid and countdown on the table it
+    follows (issue 34 item 4); every other table's panel keeps the table's own timeline."""
+    connected = strip_connected(status)
+    drawn = status.get("drawn") if connected else None
+    if drawn is not None and followed_table()["table"] != table_id:
+        drawn = None
+    return frame_body(table_id, connected=connected, drawn=drawn)
 
 
 def _setting(key: str) -> object | None:

@@ -18,13 +18,25 @@ One bridge speaks for a box: the one that has its port open. A bridge that canno
 port because another program holds it reports `problem: port_busy`; that report is kept apart
 (it expires after REMOTE_TTL_S like a PUT) and is the status only while no other bridge's
 report stands, so a second bridge retrying a held port never turns the badge grey (issue 34).
+
+`drawn` is what the box reports it draws (issue 34 item 4): `{"raid_at", "countdown_end"}`,
+epoch ms (the bridge's clock) when its raid began and when its countdown ends, each null when
+it draws none; null as a whole when no box reports them (the virtual box, older firmware).
+The panel draws the followed table's raid and countdown from them (device/frame.py). A change
+of `drawn` calls the status's listeners at once (`add_listener`: the live hub wakes for a
+round), so the panel redraws from the box's moments then, not on the next status tick; the
+app's change feed is only nudged (`get_status` wires it: nothing in the database changed, so
+no long poll wakes and no backup looks).
 """
 
+import math
 import threading
 import time
 from collections.abc import Callable
 
 from flask import Flask
+
+from companion_app.store.changes import get_feed
 
 MODES = ("serial", "simulator", "virtual", "remote")
 #: Why a box is not connected, when the bridge knows: the box sends nothing (box_silent), the
@@ -38,6 +50,7 @@ PROBLEMS = ("box_silent", "box_deaf", "port_shared", PORT_BUSY, "box_fault")
 MAX_FAULT = 200  # characters of the box's fault text kept
 MAX_HOLDERS = 8  # other programs named in a report at most
 MAX_NAME = 64  # characters of a program name kept
+DRAWN_KEYS = ("raid_at", "countdown_end")
 #: What runs a simulated box's firmware (`companion serve --simulate[=ENGINE]`).
 SIMULATORS = ("micropython", "cpython")
 #: Mode with no box: the on-screen panel is the device.
@@ -57,6 +70,7 @@ class DeviceStatus:
     def __init__(self, clock=time.monotonic) -> None:
         """No bridge yet: virtual mode, not connected; `clock` returns seconds (for tests)."""
         self._clock = clock
+        self._listeners: list = []  # called (outside the lock) when `drawn` changes
         self._lock = threading.Lock()
         self._mode = VIRTUAL
         self._connected = False
@@ -70,6 +84,7 @@ class DeviceStatus:
         self._waiting: dict | None = None  # a port_busy report: a bridge waiting for the port
         self._waiting_until = 0.0
         self._fault: str | None = None
+        self._drawn: dict | None = None
 
     def update(
         self,
@@ -84,11 +99,13 @@ class DeviceStatus:
         problem: object = _KEEP,
         holders: object = _KEEP,
         fault: object = _KEEP,
+        drawn: object = _KEEP,
     ) -> None:
         """Change the given fields (others keep their value); ValueError for a bad value."""
         _check(mode, connected, port, hello, last_seen_ms)
         _check_problem(problem, holders)
         _check_fault(fault)
+        _check_drawn(drawn)
         if simulator is not _KEEP and simulator is not None and simulator not in SIMULATORS:
             raise ValueError(f"simulator must be one of {', '.join(SIMULATORS)}, or null.")
         if problem == PORT_BUSY:
@@ -115,6 +132,24 @@ class DeviceStatus:
             if last_seen_ms is not _KEEP:
                 self._seen_at = None if last_seen_ms is None else now - last_seen_ms / MS_PER_S
             self._expires_at = None if ttl_s is None else now + ttl_s
+            moved = drawn is not _KEEP and drawn != self._drawn
+            if moved:
+                self._drawn = None if drawn is None else dict(drawn)  # type: ignore[call-overload]
+            listeners = self._listeners
+        if moved:
+            for listener in listeners:
+                listener()
+
+    def add_listener(self, listener) -> None:
+        """Call `listener()` (from the reporting thread: quick, never raising) whenever the
+        box's drawn anchors change."""
+        with self._lock:
+            self._listeners = [*self._listeners, listener]
+
+    def remove_listener(self, listener) -> None:
+        """Stop calling `listener` (nothing happens if it was not added)."""
+        with self._lock:
+            self._listeners = [known for known in self._listeners if known != listener]
 
     def _wait(self, mode: object, port: object, holders: object) -> None:
         """Keep a waiting bridge's report apart from the box's status (it never replaces it);
@@ -135,7 +170,8 @@ class DeviceStatus:
     def snapshot(self) -> dict:
         """The status as JSON: mode, connected, problem (PROBLEMS or None), holders (other
         programs with the port open: pid, name), fault (the error the box holds a state back
-        for, or None), port, hello, last_seen_ms (an age, or None), and `simulator`
+        for, or None), drawn (the box's animation anchors, or None), port, hello,
+        last_seen_ms (an age, or None), and `simulator`
         (micropython or cpython) while a simulated box runs in-process."""
         with self._lock:
             now = self._clock()
@@ -145,6 +181,7 @@ class DeviceStatus:
                     "connected": False,
                     "problem": PORT_BUSY,
                     "fault": None,
+                    "drawn": None,
                     "hello": None,
                     "last_seen_ms": None,
                 }
@@ -156,6 +193,7 @@ class DeviceStatus:
                 "problem": None if expired else self._problem,
                 "holders": [] if expired else [dict(h) for h in self._holders],
                 "fault": None if expired else self._fault,
+                "drawn": None if expired or not self._connected else _copy(self._drawn),
                 "port": self._port,
                 "hello": None if self._hello is None else dict(self._hello),
                 "last_seen_ms": seen,
@@ -176,7 +214,13 @@ class DeviceStatus:
             problem=None,
             holders=[],
             fault=None,
+            drawn=None,
         )
+
+
+def _copy(drawn: dict | None) -> dict | None:
+    """A copy of the drawn anchors (None stays None)."""
+    return None if drawn is None else dict(drawn)
 
 
 def strip_connected(snapshot: dict) -> bool:
@@ -225,6 +269,20 @@ def _check_fault(fault) -> None:
         raise ValueError(f"fault must be the box's error text (at most {MAX_FAULT}), or null.")
 
 
+def _check_drawn(drawn) -> None:
+    """Refuse drawn anchors that are not {"raid_at", "countdown_end"} of epoch ms or null."""
+    if drawn is _KEEP or drawn is None:
+        return
+    shape = 'drawn must be {"raid_at": ms or null, "countdown_end": ms or null}, or null.'
+    if not isinstance(drawn, dict) or set(drawn) != set(DRAWN_KEYS):
+        raise ValueError(shape)
+    for value in drawn.values():
+        if value is None:
+            continue
+        if type(value) not in (int, float) or not math.isfinite(value) or value < 0:
+            raise ValueError(shape)
+
+
 class MirroredStatus(DeviceStatus):
     """A worker process's bridge status (`serve --workers`): the owner's copy, and reports a
     bridge PUTs to this worker sent on to the owner (the parent, where the bridge runs)."""
@@ -250,6 +308,7 @@ class MirroredStatus(DeviceStatus):
             "problem",
             "holders",
             "fault",
+            "drawn",  # the box's anchors: the worker's panels draw from them too
         )
         DeviceStatus.update(
             self,
@@ -262,6 +321,8 @@ class MirroredStatus(DeviceStatus):
 def worker_status(app: Flask, send: Callable[[dict], None]) -> Callable[[dict], None]:
     """In a worker process: a mirrored status whose reports go to `send`; its copy taker."""
     mirrored = MirroredStatus(send)
+    real = _real_app(app)
+    mirrored.add_listener(lambda: get_feed(real).nudge())  # the worker's own feed, when it runs
     set_status(app, mirrored)
     return mirrored.mirror
 
@@ -277,6 +338,20 @@ def set_status(app: Flask, status: DeviceStatus) -> None:
     app.extensions[_EXTENSION] = status
 
 
+def _real_app(app: Flask) -> Flask:
+    """The app itself, also when given the `current_app` proxy."""
+    real = getattr(app, "_get_current_object", None)
+    return app if real is None else real()
+
+
 def get_status(app: Flask) -> DeviceStatus:
-    """The app's bridge status object, created on first use."""
-    return app.extensions.setdefault(_EXTENSION, DeviceStatus())
+    """The app's bridge status object, created on first use; a change of the box's drawn
+    anchors nudges the app's change feed (the live hub reads the panel's frame again)."""
+    status = app.extensions.get(_EXTENSION)
+    if status is None:
+        made = DeviceStatus()
+        status = app.extensions.setdefault(_EXTENSION, made)
+        if status is made:  # one listener, however many threads raced to make it
+            real = _real_app(app)  # current_app is only a proxy: the bridge's thread has none
+            status.add_listener(lambda: get_feed(real).nudge())
+    return status

@@ -42,6 +42,7 @@ class ChangeFeed:
         self._generation = 0
         self._closed = False
         self._listeners: list[Listener] = []
+        self._nudged: list[Callable[[], None]] = []
 
     @property
     def generation(self) -> int:
@@ -61,6 +62,25 @@ class ChangeFeed:
         """Stop calling `listener` (nothing happens if it was not added)."""
         with self._cond:
             self._listeners = [known for known in self._listeners if known != listener]
+
+    def add_nudge_listener(self, listener: Callable[[], None]) -> None:
+        """Call `listener()` on every `nudge` (quick, never raising, from the nudging thread)."""
+        with self._cond:
+            self._nudged = [*self._nudged, listener]
+
+    def remove_nudge_listener(self, listener: Callable[[], None]) -> None:
+        """Stop calling `listener` on nudges (nothing happens if it was not added)."""
+        with self._cond:
+            self._nudged = [known for known in self._nudged if known != listener]
+
+    def nudge(self) -> None:
+        """Something the live pages show moved outside the database (the box's drawn anchors
+        in the bridge status): wake the live hub for a round now; long polls, backups and the
+        generation are left alone (no table changed)."""
+        with self._cond:
+            listeners = self._nudged
+        for listener in listeners:
+            listener()
 
     def notify(self) -> None:
         """Something may have changed: wake every waiter and call every listener."""

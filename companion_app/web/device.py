@@ -12,7 +12,7 @@ from flask import Blueprint, current_app, render_template
 from flask_babel import gettext
 
 from companion_app.device import feed as device_feed
-from companion_app.device.status import VIRTUAL, get_status, strip_connected
+from companion_app.device.status import VIRTUAL, get_status
 from companion_app.games import VIEWS, view_for
 from companion_app.server import rights
 from companion_app.store import get_store, reveal_gate
@@ -187,7 +187,7 @@ def device_panel(table_id: str) -> dict:
     """Everything the panel partial shows at first paint; the script updates it after."""
     body = device_feed.device_body(table_id)
     status = get_status(current_app).snapshot()
-    frame = device_feed.frame_body(table_id, connected=strip_connected(status))
+    frame = device_feed.panel_frame(table_id, status)
     text = panel_text()
     seats = list(enumerate(body["players"]))[: body["display"]["seats"]]
     armed, choosing = arm_seats(table_id, len(seats))

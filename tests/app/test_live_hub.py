@@ -287,3 +287,35 @@ def test_closing_the_hub_ends_streams_and_releases_polls(tmp_path):
         return hub.closed
 
     assert asyncio.run(scenario()) is True
+
+
+def test_issue_34_item_4_a_change_of_what_the_box_draws_pushes_the_frame_again(tmp_path):
+    """The bridge reports the box's raid moment (no table write): the hub wakes, and the
+    followed table's panel gets a frame drawn from the box's anchors."""
+    from companion_app.device.status import get_status
+
+    app = make_app(tmp_path, DEVICE_RECHECK_S=NEVER_S)
+    api = DeviceApi(app.test_client())
+    table = api.table()
+    drawn = {"raid_at": 1_700_000_000_000, "countdown_end": None}
+
+    async def scenario():
+        hub = LiveHub(app)
+        subscriber = await hub.subscribe(table["id"], "device", "en", HOST)
+        get_status(app).update(mode="serial", connected=True)
+        async with asyncio.timeout(GUARD_S):
+            while True:
+                await subscriber.wake.wait()
+                found = events(subscriber.take())
+                if any(kind == "status" and data["connected"] for kind, data in found):
+                    break
+            await asyncio.to_thread(get_status(app).update, drawn=drawn)
+            while True:
+                await subscriber.wake.wait()
+                frames = [data for kind, data in events(subscriber.take()) if kind == "frame"]
+                if frames and frames[-1]["anchored"] == "box":
+                    hub.close()
+                    return frames[-1]
+
+    frame = asyncio.run(scenario())
+    assert frame["drawn"] == drawn and frame["table"] == table["id"]

@@ -194,3 +194,48 @@ def test_issue_34_item_3_a_press_made_before_the_bridge_started_is_posted_with_i
     slack_ms = 500  # the box clock's offset is the fastest heartbeat's: late by its trip
     assert (at - pressed_by) * 1000 - slack_ms <= body["age_ms"] <= (at - pressed_from) * 1000
     assert body["age_ms"] >= AWAY_S * 1000 - slack_ms
+
+
+#: The box's clock on ours is late by the fastest heartbeat's crossing of the few heard so far.
+CLOCK_SLACK_MS = 50
+
+
+def test_issue_34_item_4_the_status_carries_what_the_box_draws_as_soon_as_it_draws_it(
+    live, sim, bridge
+):
+    """The box's anchors reach the status when they change, not on the status tick: the raid's
+    moment from the ACK of the SET that began it, the countdown's end from the next HB; both
+    on this computer's epoch ms, inside the moments they stand for; gone once over."""
+    reports = []
+    report = bridge._report_to
+
+    def recorded(**fields):
+        """Keep every report that says what the box draws, with its moment."""
+        if fields.get("drawn"):
+            reports.append((time.time() * 1000, fields["drawn"]))
+        report(**fields)
+
+    bridge._report_to = recorded
+    bridge.STATUS_S = 3600.0  # no status tick: only a change reports
+    game = Razzia(live)
+    assert wait_until(lambda: live.status.snapshot()["connected"], SHOWN_S)
+    moved = time.time() * 1000
+    while game.device()["display"]["police"] < game.device()["display"]["limit"]:
+        game.draw_police()
+    assert wait_until(lambda: [r for r in reports if r[1]["raid_at"]], SHOWN_S)
+    told, drawn = next(r for r in reports if r[1]["raid_at"])
+    assert moved <= drawn["raid_at"] <= told + CLOCK_SLACK_MS
+    assert live.status.snapshot()["drawn"]["raid_at"] == drawn["raid_at"]
+    assert sim.wait_leds(lambda v: not v.raid, 6.0)  # over: the next HB says no raid
+    assert wait_until(lambda: live.status.snapshot()["drawn"]["raid_at"] is None, 2 * SHOWN_S)
+
+    game.next_round()
+    game.arm([0, 1])
+    assert sim.wait_leds(lambda v: v.seat_px[:2] == ["armed"] * 2, SHOWN_S)
+    tap(sim, 1)
+    assert wait_locked(game, [0], SHOWN_S)
+    before_last = time.time() * 1000
+    tap(sim, 2)
+    assert wait_until(lambda: [r for r in reports if r[1]["countdown_end"]], 2 * SHOWN_S)
+    told, drawn = next(r for r in reports if r[1]["countdown_end"])
+    assert before_last <= drawn["countdown_end"] - 1500 <= told + CLOCK_SLACK_MS

@@ -203,3 +203,50 @@ def test_a_press_age_out_of_range_is_refused_and_changes_nothing(device):
 def test_the_server_clock_is_there_for_panels(device):
     status, answer = device.call("GET", "/api/device/clock")
     assert status == 200 and abs(answer["now"] - time.time() * 1000) < 5000
+
+
+def test_issue_34_item_4_a_raid_the_box_reports_is_drawn_from_its_moment():
+    """The box began its raid 300 ms after the move (its SET came one long poll later): the
+    panel's timeline steps on the box's moment, not the move's."""
+    raid = {**DISPLAY, "police": 7}
+    moved = NOW.timestamp()
+    began = moved * 1000 + 300
+    drawn = {"raid_at": began, "countdown_end": None}
+    body = device_frame.render(raid, None, NOW, now=moved + 1.0, drawn=drawn)
+    own = device_frame.render(raid, None, NOW, now=moved + 1.0)
+    assert (body["anchored"], own["anchored"]) == ("box", "app")
+    assert body["remaining_ms"] == device_frame.RAID_MS - 700 != own["remaining_ms"]
+    lag = device_frame.STRIP_LAG_MS
+    moments = [step[0] for step in body["timeline"]["steps"]]
+    assert moments == [0] + [round(300 + k * 125 - 1000 + lag, 1) for k in range(6, 33)]
+
+
+def test_issue_34_item_4_a_box_that_draws_no_raid_gets_none_on_the_panel():
+    """Police still full after the raid (a later move): the box reports no raid, so the
+    panel replays none; with no box the panel's own timeline starts it from the move."""
+    raid = {**DISPLAY, "police": 7}
+    none = {"raid_at": None, "countdown_end": None}
+    body = device_frame.render(raid, None, NOW, now=NOW.timestamp() + 0.5, drawn=none)
+    assert body["animation"] is None and len(body["timeline"]["steps"]) == 1
+    assert device_frame.render(raid, None, NOW, now=NOW.timestamp() + 0.5)["animation"] == "raid"
+
+
+def test_issue_34_item_4_the_countdown_ends_when_the_box_says():
+    """The box's `countdown_end` wins over the press's moment; until the box reported it
+    (its next heartbeat), the press's moment stands."""
+    done = Reveal(id=1, seats=[0, 1], locked=[0, 1], revealed_at=NOW)
+    start = NOW.timestamp()
+    ends = start * 1000 + 1500 + 40  # the box's clock puts it 40 ms later
+    drawn = {"raid_at": None, "countdown_end": ends}
+    body = device_frame.render(
+        DISPLAY, done, NOW - timedelta(hours=1), now=start + 0.3, drawn=drawn
+    )
+    assert body["anchored"] == "box" and body["remaining_ms"] == 1500 - 300 + 40
+    lag = device_frame.STRIP_LAG_MS
+    moments = [step[0] for step in body["timeline"]["steps"]]
+    assert moments == [0] + [round(1240 - k * 125 + lag, 1) for k in range(9, -1, -1)]
+    pending = {"raid_at": None, "countdown_end": None}
+    early = device_frame.render(DISPLAY, done, NOW, now=start + 0.3, drawn=pending)
+    assert early["remaining_ms"] == 1500 - 300  # the press's moment until the box's HB
+    after = device_frame.render(DISPLAY, done, NOW, now=start + 1.52, drawn=drawn)
+    assert after["animation"] == "countdown" and after["seats"][:2] == ["locked", "locked"]

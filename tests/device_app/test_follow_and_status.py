@@ -101,6 +101,7 @@ def test_without_a_bridge_the_status_is_virtual(device):
         "problem": None,
         "holders": [],
         "fault": None,
+        "drawn": None,
         "port": None,
         "hello": None,
         "last_seen_ms": None,
@@ -132,6 +133,12 @@ def test_a_remote_bridge_names_the_problem_and_who_else_has_the_port(device):
         {"fault": 3},
         {"fault": "x" * 201},
         {"fault": "two\nlines"},
+        {"drawn": 5},
+        {"drawn": {"raid_at": 1}},
+        {"drawn": {"raid_at": "soon", "countdown_end": None}},
+        {"drawn": {"raid_at": True, "countdown_end": None}},
+        {"drawn": {"raid_at": -1, "countdown_end": None}},
+        {"drawn": {"raid_at": None, "countdown_end": None, "cd": 1}},
     ],
 )
 def test_a_bad_problem_or_holders_report_is_refused_and_changes_nothing(device, report):
@@ -343,3 +350,84 @@ def test_the_panel_shows_a_waiting_bridge_as_such(app, client, device, language,
     html = page.get_data(as_text=True)
     assert 'data-state="port_busy"' in html
     assert words.replace("'", "&#39;") in html
+
+
+DRAWN = {"raid_at": 1_700_000_000_300, "countdown_end": None}
+
+
+def test_issue_34_item_4_a_remote_bridge_reports_what_the_box_draws(device):
+    """The PUT carries `drawn`; the status shows it while the box is connected, null after."""
+    report = {"mode": "remote", "connected": True, "drawn": DRAWN}
+    status, body = device.call("PUT", "/api/device/status", report)
+    assert status == 200 and body["drawn"] == DRAWN
+    device.call("PUT", "/api/device/status", {"connected": False})
+    assert device.call("GET", "/api/device/status")[1]["drawn"] is None  # the dot, no anchors
+
+
+def test_issue_34_item_4_a_change_of_what_the_box_draws_calls_the_listeners():
+    """Only a change of `drawn` calls the status's listeners (the live hub wakes and reads
+    the panel's frame again); the same anchors again, or any other field, do not."""
+    status, calls = DeviceStatus(), []
+    status.add_listener(lambda: calls.append(1))
+    status.update(mode="serial", connected=True, drawn=None)
+    status.update(drawn=DRAWN)
+    assert len(calls) == 1
+    status.update(drawn=dict(DRAWN), last_seen_ms=0, connected=True)
+    assert len(calls) == 1
+    status.update(drawn={**DRAWN, "raid_at": None})
+    assert len(calls) == 2
+
+
+def test_issue_34_item_4_the_apps_status_nudges_the_live_pages_not_the_polls(app):
+    """A change of `drawn` nudges the app's change feed once (the live hub's round), and
+    bumps no generation: long polls and backups have nothing new to look at."""
+    from companion_app.store.changes import get_feed
+
+    feed, nudges = get_feed(app), []
+    feed.add_nudge_listener(lambda: nudges.append(1))
+    seen = feed.generation
+    get_status(app).update(mode="serial", connected=True, drawn=DRAWN)
+    get_status(app).update(drawn=DRAWN)
+    assert nudges == [1] and feed.generation == seen
+
+
+def test_issue_34_item_4_the_followed_tables_panel_draws_the_boxs_anchors(app, device):
+    """The panel of the table the box follows is drawn from the box's anchors; another
+    table's keeps its own timeline; the virtual box's is its own."""
+    shown = device.dealt()
+    other = device.dealt()
+    assert followed(device)["table"] == shown["id"]
+    assert device.frame(shown["id"])[1]["anchored"] == "app"  # no box: the virtual one
+    get_status(app).update(mode="serial", connected=True, drawn=DRAWN)
+    assert device.frame(shown["id"])[1]["anchored"] == "box"
+    assert device.frame(shown["id"])[1]["drawn"] == DRAWN
+    assert device.frame(other["id"])[1]["anchored"] == "app"
+
+
+def test_issue_34_item_4_a_remote_bridge_sends_a_change_of_what_the_box_draws_at_once():
+    """`drawn` is among the fields whose change goes out at once (the age, last, is not)."""
+    from companion_app.bridge.remote import FIELDS, RemoteStatus
+
+    assert "drawn" in FIELDS[:-1] and FIELDS[-1] == "last_seen_ms"
+    remote = RemoteStatus("http://127.0.0.1:9")
+    remote(mode="remote", connected=True, drawn=None)
+    remote._changed.clear()
+    remote(last_seen_ms=5)
+    assert not remote._changed.is_set()
+    remote(drawn=DRAWN)
+    assert remote._changed.is_set()
+
+
+def test_issue_34_item_4_a_worker_mirrors_what_the_box_draws_and_nudges_its_pages(app):
+    """`serve --workers`: a worker's copy of the parent's status carries `drawn`, and a
+    change of it nudges the worker's own feed (its live hub redraws the panel's frame)."""
+    from companion_app.device.status import worker_status
+    from companion_app.store.changes import get_feed
+
+    take = worker_status(app, lambda fields: None)
+    nudges = []
+    get_feed(app).add_nudge_listener(lambda: nudges.append(1))
+    owner = DeviceStatus()
+    owner.update(mode="serial", connected=True, drawn=DRAWN)
+    take(owner.snapshot())
+    assert get_status(app).snapshot()["drawn"] == DRAWN and nudges == [1]

@@ -42,6 +42,8 @@ class Watch:
     refreshing: bool = False
     again: bool = False
     frame: bytes | None = None
+    frame_reads: int = 0  # frame reads started...
+    frame_read: int = 0  # ...and the number of the newest pushed (an older one is dropped)
 
 
 class Followers:

@@ -10,8 +10,10 @@ the rounds.
 
 Changes are noticed through the app's ChangeFeed (a listener hands each notification to the
 loop) and, for writes by other processes, by re-reading every followed table's live version
-every DEVICE_RECHECK_S. The same rounds release the device API's long polls (`polls`), which
-wait here, not in a thread. docs/live.md explains the choices.
+every DEVICE_RECHECK_S. A change of what the box reports it draws (the bridge status's
+`drawn`) wakes a round at once too (the feed's `nudge`), for the box panels' frames. The same
+rounds release the device API's long polls (`polls`), which wait here, not in a thread.
+docs/live.md explains the choices.
 """
 
 import asyncio
@@ -66,6 +68,7 @@ class LiveHub:
         self.tasks: set[asyncio.Task] = set()
         self.feed = get_feed(app)
         self.feed.add_listener(self._on_change)
+        self.feed.add_nudge_listener(self._on_drawn)
         if self.feed.closed:
             self.close()
 
@@ -75,6 +78,14 @@ class LiveHub:
         """ChangeFeed listener (any thread): hand the news to the loop."""
         try:
             self.loop.call_soon_threadsafe(self._changed, closed)
+        except RuntimeError:
+            pass  # the loop is closed: the server has stopped
+
+    def _on_drawn(self) -> None:
+        """Nudge listener (the bridge's thread): the box's anchors moved; a round now (no
+        response to wait for: it was no request's write)."""
+        try:
+            self.loop.call_soon_threadsafe(self.wake.set)
         except RuntimeError:
             pass  # the loop is closed: the server has stopped
 
@@ -259,6 +270,7 @@ class LiveHub:
             return
         self.closed = True
         self.feed.remove_listener(self._on_change)
+        self.feed.remove_nudge_listener(self._on_drawn)
         for group in self.groups_of(None, panel_only=False):
             for subscriber in list(group.subscribers):
                 subscriber.end()

@@ -6,7 +6,10 @@
   the moment it shows, so the panel (static/device/device.js) paints each step at its
   moment on the box's 125 ms grid, not when a push happens to arrive.
 - `event: status`: the bridge's mode and link and the table the box follows, read every
-  STATUS_S and after every write, pushed when they change.
+  STATUS_S and after every write, pushed when they change. When the box's drawn anchors
+  (`drawn`: the moments its raid began and its countdown ends; issue 34 item 4) move, the
+  followed table's frame is read again and pushed: the panel draws them, not its own guess.
+  A change of them wakes the hub at once (device/status.py's `on_drawn`).
 
 Both are read through the app as a plain viewer (`live/pages.internal_get`).
 """
@@ -56,9 +59,14 @@ class PanelFeed:
     async def check_frame(self, table_id: str, watch: Watch) -> None:
         """Read the table's frame (with its timeline) and push it to the table's panels."""
         path = self._path("api_device.table_frame", table_id=table_id)
+        watch.frame_reads += 1
+        number = watch.frame_reads
         frame = await self.hub.in_threads(self._json, path)
         if frame is None or self.hub.closed or self.hub.watches.get(table_id) is not watch:
             return
+        if number < watch.frame_read:  # a read started later went out first: it is newer
+            return
+        watch.frame_read = number
         watch.frame = sse_event("frame", frame)
         self._offer(table_id, "frame", watch.frame)
 
@@ -73,6 +81,8 @@ class PanelFeed:
             "connected": bool(status.get("connected")),
             "problem": status.get("problem"),  # why not, if the bridge knows (issue 25)
             "holders": status.get("holders") or [],
+            "fault": status.get("fault"),  # the badge names the box's fault (issue 34 item 2)
+            "drawn": status.get("drawn"),
             "followed": followed.get("table"),
         }
 
@@ -86,6 +96,13 @@ class PanelFeed:
         payload = await self.hub.in_threads(self._read_status)
         if payload is None or payload == self.status_payload:
             return
+        before = self.status_payload or {}
         self.status_payload = payload
         self.status = sse_event("status", payload)
         self._offer(None, "status", self.status)
+        moved = payload["drawn"] != before.get("drawn") or payload["followed"] != before.get(
+            "followed"
+        )
+        watch = self.hub.watches.get(payload["followed"] or "")
+        if moved and watch is not None:
+            await self.check_frame(payload["followed"], watch)
