@@ -7,13 +7,11 @@ finished game shows its results), the last move.
 
 import math
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 
-from babel.numbers import format_decimal
-from flask_babel import get_locale, gettext
+from flask_babel import gettext
 
 from companion_app.games import room, view_for
-from companion_app.i18n import MINUS, table_label
+from companion_app.i18n import formats, table_label
 from companion_app.store import Table, get_store, reveals
 from companion_app.store.reveal_gate import pending_seats
 from scoring import secrecy
@@ -105,19 +103,7 @@ def _shown(lines: list[Line]) -> list[Line]:
 
 def _number(value: int | None) -> str:
     """A standings number with the locale's digit grouping and a true minus (– for none)."""
-    if value is None:
-        return EMPTY
-    return _grouped(value, str(get_locale()))
-
-
-@lru_cache(maxsize=4096)
-def _grouped(value: int, locale: str) -> str:
-    """`value` as the locale writes it (Babel parses its pattern anew on every call: cached)."""
-    return (
-        MINUS + format_decimal(-value, locale=locale)
-        if value < 0
-        else format_decimal(value, locale=locale)
-    )
+    return EMPTY if value is None else formats.whole(value)
 
 
 def _waiting(table: Table, rules) -> tuple[str | None, list[int]]:

@@ -213,7 +213,6 @@ OWN_FORMAT = re.compile(
 OWN_FORMAT_ALLOWED = {
     "i18n/formats.py": "the one way itself",
     "results/bgstats.py": "BG Stats' playDate is a machine format, not a page's",
-    "web/room_tiles.py": "the room's numbers, cached per language, with the minus sign already",
     "static/device/boxcheck.js": "the box check's numbers in the browser, with the minus sign",
 }
 
