@@ -96,6 +96,7 @@ def seat_people(
     Two seats that spell one person are refused; an old table (`strict` False) gives the
     later seat a person of its own instead, since its setup cannot change any more. With
     `new_people` (a form's or the API's table) a near-duplicate name not in it is refused.
+    A hidden person seated at a new table is shown on the seating chips again.
     """
     if new_people is not None:
         check_near(conn, names, new_people)
@@ -118,6 +119,8 @@ def seat_people(
         "INSERT INTO seats (table_id, seat, person_id) VALUES (?, ?, ?)",
         [(table_id, seat, person) for seat, person in enumerate(persons)],
     )
+    if strict:  # a hidden person seated at a new table plays again: back on the chips
+        conn.executemany("UPDATE people SET hidden = 0 WHERE id = ?", [(p,) for p in persons])
 
 
 def _create(conn: sqlite3.Connection, name: str, now: str) -> int:

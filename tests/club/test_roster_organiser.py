@@ -140,9 +140,19 @@ def test_a_person_with_games_is_not_removed_but_can_be_hidden_and_shown(app, cli
     assert chips(client) == ["Bob"]
     page = client.get(f"/people/{ann}").get_data(as_text=True)
     assert '<span class="big-number" data-stat="played">1</span>' in page  # history kept
-    club.play(["ann", "Bob"], [1, 2])  # typed, a hidden person is still found
-    assert people(app)["Ann"].tables == 2
     client.post(f"/people/{ann}/show")
+    assert set(chips(client)) == {"Ann", "Bob"}
+
+
+def test_a_hidden_person_seated_at_a_new_table_is_on_the_chips_again(app, client, club):
+    """Issue 32 item 2: typed at a new table, a hidden person is found and plays again, so
+    the seating chips show them again (hiding is for people who no longer come)."""
+    club.play(["Ann", "Bob"], [1, 2])
+    ann = people(app)["Ann"].id
+    client.post(f"/people/{ann}/hide")
+    assert chips(client) == ["Bob"]
+    club.play(["ann", "Bob"], [1, 2])  # typed, a hidden person is still found
+    assert people(app)["Ann"].tables == 2 and not people(app)["Ann"].hidden
     assert set(chips(client)) == {"Ann", "Bob"}
 
 
