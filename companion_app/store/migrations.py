@@ -234,11 +234,23 @@ CREATE TABLE IF NOT EXISTS merges (
 """
 
 
-def _add_hidden(conn: sqlite3.Connection) -> None:
-    """people.hidden (0: on the seating chips), unless the file has it already."""
-    columns = {row[1] for row in conn.execute("PRAGMA table_info(people)")}
-    if "hidden" not in columns:
-        conn.execute("ALTER TABLE people ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0")
+def _add_columns(
+    table: str, columns: tuple[tuple[str, str], ...]
+) -> Callable[[sqlite3.Connection], None]:
+    """A migration step adding each (name, SQL type) column to `table` unless it is there
+    already (ALTER TABLE has no IF NOT EXISTS; a file may have been migrated before)."""
+
+    def add(conn: sqlite3.Connection) -> None:
+        """The columns `table` lacks, added."""
+        present = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+        for name, kind in columns:
+            if name not in present:
+                conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
+
+    return add
+
+
+_add_hidden = _add_columns("people", (("hidden", "INTEGER NOT NULL DEFAULT 0"),))
 
 
 # Version 10: each table's short label on its tablet and the room display (issue 32 item 6):
@@ -247,12 +259,7 @@ def _add_hidden(conn: sqlite3.Connection) -> None:
 TABLE_LABELS = ""
 
 
-def _add_labels(conn: sqlite3.Connection) -> None:
-    """tables.label and tables.number, unless the file has them already."""
-    columns = {row[1] for row in conn.execute("PRAGMA table_info(tables)")}
-    for column, kind in (("label", "TEXT"), ("number", "INTEGER")):
-        if column not in columns:
-            conn.execute(f"ALTER TABLE tables ADD COLUMN {column} {kind}")
+_add_labels = _add_columns("tables", (("label", "TEXT"), ("number", "INTEGER")))
 
 
 def _count_every_earlier_table(conn: sqlite3.Connection) -> None:
