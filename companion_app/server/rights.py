@@ -187,9 +187,19 @@ def _record(key_id: int) -> access_keys.AccessKey | None:
 
 
 def key_record(key: str | None) -> access_keys.AccessKey | None:
-    """The row of an organiser or device key, revoked or not; None for any other string."""
+    """The row of an organiser or device key, revoked or not; None for any other string.
+
+    Looked up once per request (the revocation check, then the rights, ask for one key)."""
     if not key:
         return None
+    looked_up = g.setdefault("companion_key_records", {})
+    if key not in looked_up:
+        looked_up[key] = _key_row(key)
+    return looked_up[key]
+
+
+def _key_row(key: str) -> access_keys.AccessKey | None:
+    """`key_record` read from the database: the row whose id and MAC the key carries."""
     number, dot, _mac = key.partition(".")
     if dot:
         if not (number.isascii() and number.isdigit()) or len(number) > 12:
