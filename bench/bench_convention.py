@@ -22,6 +22,7 @@ import argparse
 import asyncio
 import http.client
 import json
+import math
 import os
 import random
 import re
@@ -42,6 +43,8 @@ TABLES = 100
 VIEWERS = 2000
 ROOM = 50
 PER_ADDRESS = 8
+#: Tables one /room page shows (web/room.py's ROOM_PAGE_TABLES; issue 33 item 5).
+ROOM_PAGE = 24
 SECONDS = 120
 #: Seconds between two moves at a table, drawn uniformly.
 MOVE_EVERY_S = (5.0, 20.0)
@@ -237,8 +240,10 @@ def viewer_plan(tables: list[str], viewers: int, room: int) -> list[tuple[str, s
     plan = []
     for index in range(viewers):
         lang = LANGS[index % len(LANGS)]
-        if index < room:
-            plan.append((alias(index // PER_ADDRESS), f"/live/room?lang={lang}", "*room", lang))
+        if index < room:  # the room's pages on as many screens (a page shows ROOM_PAGE tables)
+            page = 1 + (index // len(LANGS)) % max(1, math.ceil(len(tables) / ROOM_PAGE))
+            path = f"/live/room?lang={lang}&page={page}"
+            plan.append((alias(index // PER_ADDRESS), path, "*room", lang))
             continue
         rest = index - room
         table = tables[rest % len(tables)]
@@ -382,7 +387,8 @@ def figures(made: list[Table], plan: list, result: dict, ready: int, burst_at: f
             for key, stamp in arrivals.items():
                 table, _, version = key.rpartition(":")
                 got.setdefault(table, []).append((int(version), stamp))
-            pairs = [(m, got.get(t, [])) for t, done in moves.items() for m in done]
+            # a room screen shows one page of tables: it owes the moves of those it showed
+            pairs = [(m, got[t]) for t, done in moves.items() if t in got for m in done]
         else:
             mine = [(int(v), stamp) for v, stamp in arrivals.items()]
             pairs = [(m, mine) for m in moves[followed]]

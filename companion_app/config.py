@@ -56,6 +56,11 @@ class Config:
         self.BACKUP_EVERY_S = float(
             os.environ.get("COMPANION_BACKUP_EVERY_S", DEFAULT_BACKUP_EVERY_S)
         )
+        #: The room's totals for the whole server (docs/security.md "The room"): live streams,
+        #: held long polls and connections in all; unset, the stock caps apply.
+        for name in ("LIVE_MAX_VIEWERS", "LIVE_MAX_POLLS", "ROOM_MAX_CONNECTIONS"):
+            if f"COMPANION_{name}" in os.environ:
+                setattr(self, name, int(os.environ[f"COMPANION_{name}"]))
         self.BABEL_DEFAULT_LOCALE = "en"
         self.LANGUAGES = ("cs", "en")
 

@@ -33,6 +33,7 @@ from typing import Protocol
 from flask import Flask
 
 from companion_app.server.rates import POLL_BURST, POLL_PER_S, STREAM_BURST, STREAM_PER_S, Rate
+from companion_app.server.tally import SHARED_COUNTS, Count, SharedCounts
 
 log = logging.getLogger("companion.room")
 
@@ -203,8 +204,9 @@ class Shares:
     #: Connections are counted as unknown at their first request (Room.first_request).
     unknown_at_take: bool = True
     held: dict[str, int] = field(default_factory=dict)
-    count: int = 0
-    unknown: int = 0
+    #: The totals: this process's, or the whole server's under workers (tally.py).
+    counted: Count = field(default_factory=Count)
+    unknowns: Count = field(default_factory=Count)
     reserved_by_device: dict[str, int] = field(default_factory=dict)
     reserved_by_table: dict[str, int] = field(default_factory=dict)
 
@@ -250,6 +252,16 @@ class Shares:
         return self._count(Ticket(share, reserve))
 
     @property
+    def count(self) -> int:
+        """How many are held in all."""
+        return self.counted.value
+
+    @property
+    def unknown(self) -> int:
+        """How many of those count in the unknown share."""
+        return self.unknowns.value
+
+    @property
     def unknown_cap(self) -> int:
         """The most the open room holds for requests whose rights were not read (item 3)."""
         return int(self.total * self.unknown_share)
@@ -261,14 +273,15 @@ class Shares:
 
     def count_unknown(self, ticket: Ticket) -> Ticket:
         """`ticket` (held) counted in the unknown share from now on."""
-        self.unknown += 1
+        self.unknowns.add(1)
         return Ticket(ticket.share, ticket.reserve, unknown=True)
 
     def _count(self, ticket: Ticket) -> Ticket:
         """Count `ticket` as held."""
         self.held[ticket.share] = self.held.get(ticket.share, 0) + 1
-        self.count += 1
-        self.unknown += ticket.unknown
+        self.counted.add(1)
+        if ticket.unknown:
+            self.unknowns.add(1)
         return ticket
 
     def give_back(self, ticket: Ticket | str) -> None:
@@ -279,9 +292,9 @@ class Shares:
         if ticket.reserve is not None:
             _less(self.reserved_by_device, ticket.share)
             _less(self.reserved_by_table, ticket.reserve)
-        self.count = max(0, self.count - 1)
+        self.counted.add(-1)
         if ticket.unknown:
-            self.unknown = max(0, self.unknown - 1)
+            self.unknowns.add(-1)
 
 
 def _less(counts: dict[str, int], key: str) -> None:
@@ -346,6 +359,11 @@ class Room:
             int(config.get("ROOM_RESERVED_POLLS_PER_DEVICE", RESERVED_POLLS_PER_DEVICE)),
             unknown_share=unknown_share,
         )
+        shared: SharedCounts | None = app.extensions.get(SHARED_COUNTS)
+        if shared is not None:  # a worker: the totals are the whole server's
+            for shares in (self.connections, self.streams, self.polls):
+                shares.counted = shared.count(shares.kind, "held")
+                shares.unknowns = shared.count(shares.kind, "unknown")
         self.log = RefusalLog(float(config.get("ROOM_LOG_EVERY_S", LOG_EVERY_S)))
         #: Connections that have not sent a whole request head yet, oldest first:
         #: {(address, port): holder}; when the room is full a newcomer pushes the oldest out.

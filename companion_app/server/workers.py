@@ -31,6 +31,7 @@ from typing import NamedTuple
 from flask import Flask
 
 from companion_app.server.room import share_of
+from companion_app.server.tally import SharedCounts
 from companion_app.store import db
 from companion_app.store.changes import get_feed, new_feed
 
@@ -225,6 +226,7 @@ class Workers:
         self.count = count
         self.channels: list[socket.socket] = []
         self.pids: list[int] = []
+        self.gone: set[int] = set()  # workers that exited on their own
 
     def start(
         self,
@@ -233,7 +235,8 @@ class Workers:
         shared: Shared | None = None,
     ) -> None:
         """Fork the workers; each runs `serve(app, channel)` and exits."""
-        for _ in range(self.count):
+        self.counts = SharedCounts(self.count)  # before the fork: every worker shares it
+        for slot in range(self.count):
             mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
             pid = os.fork()
             if pid == 0:  # the worker
@@ -245,6 +248,7 @@ class Workers:
                         channel.close()
                     signal.signal(signal.SIGINT, signal.default_int_handler)
                     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                    self.counts.adopt(app, slot)
                     serve_worker(app, theirs, serve, shared)
                 except BaseException:
                     log.exception("worker failed")
@@ -290,16 +294,46 @@ class Workers:
                         continue  # a worker stopping or busy: the next copy
 
     def dispatch(self) -> None:
-        """Accept connections and pass each to its worker, until interrupted."""
-        while True:
+        """Accept connections and pass each to its worker, until interrupted (or every
+        worker is gone)."""
+        while len(self.gone) < self.count:
             conn, address = self.sock.accept()
             try:
-                channel = self.channels[worker_of(address[0], self.count)]
-                socket.send_fds(channel, [b"c"], [conn.fileno()])
-            except OSError as exc:  # a worker stuck or gone: this connection is dropped
-                log.warning("could not pass a connection to its worker: %s", exc)
+                self._pass(conn, address[0])
             finally:
                 conn.close()
+        log.error("every worker has stopped; the server stops too")
+
+    def _pass(self, conn: socket.socket, address: str) -> None:
+        """Pass `conn` to its address's worker, or to the next one while that one is gone
+        (a worker that died heals by itself: its devices are served by another)."""
+        first = worker_of(address, self.count)
+        for step in range(self.count):
+            slot = (first + step) % self.count
+            if slot in self.gone:
+                continue
+            try:
+                socket.send_fds(self.channels[slot], [b"c"], [conn.fileno()])
+                return
+            except OSError as exc:
+                if not self._ended(slot):  # stuck, not gone: this connection is dropped
+                    log.warning("could not pass a connection to its worker: %s", exc)
+                    return
+
+    def _ended(self, slot: int) -> bool:
+        """True if worker `slot` has exited (then it is forgotten, its counts zeroed)."""
+        try:
+            done, status = os.waitpid(self.pids[slot], os.WNOHANG)
+        except ChildProcessError:
+            done, status = self.pids[slot], 0
+        if not done:
+            return False
+        self.gone.add(slot)
+        self.counts.forget(slot)
+        log.error(
+            "worker %d stopped (status %d); the other workers serve its devices", slot, status
+        )
+        return True
 
     def stop(self) -> None:
         """Ask every worker to stop (SIGTERM: it ends streams and polls first) and wait."""

@@ -43,11 +43,13 @@ def _aliases_on_two_workers() -> tuple[str, str]:
     return first, other
 
 
-def _serve(instance: Path, port: int, count: int) -> subprocess.Popen:
-    """`companion serve --workers count` with loopback aliases as LAN devices."""
+def _serve(instance: Path, port: int, count: int, **settings: str) -> subprocess.Popen:
+    """`companion serve --workers count` with loopback aliases as LAN devices (and
+    COMPANION_<name> settings)."""
     command = [sys.executable, "-m", "companion_app.cli", "serve", "--port", str(port)]
     command += ["--instance", str(instance), "--workers", str(count)]
     env = {**os.environ, "PYTHONPATH": str(REPO), "COMPANION_LOCAL_IS_HOST": "0"}
+    env.update({f"COMPANION_{name}": value for name, value in settings.items()})
     with open(instance / "serve.log", "ab") as log:
         process = subprocess.Popen(command, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + WAIT_S
@@ -180,6 +182,36 @@ def test_an_address_share_of_streams_holds_across_workers(tmp_path):
         for sock, _, _ in [*held, (extra, 0, b""), (other, 0, b"")]:
             sock.close()
     finally:
+        stop(server)
+
+
+def test_the_total_of_streams_is_the_servers_not_each_workers(tmp_path):
+    """Issue 33 item 7: 8 streams in all (5 for unknown devices) hold across two workers."""
+    first, other = _aliases_on_two_workers()
+    port = free_port()
+    server = _serve(tmp_path, port, 2, LIVE_MAX_VIEWERS="8")
+    held = []
+    try:
+        conn, status, created = _post(
+            port, "127.0.0.9", "/api/tables", {"game": "razzia", "players": PLAYERS}
+        )
+        conn.close()
+        assert status == 201
+        path = f"/live/tables/{created['id']}?page=table&lang=en"
+        held = [_open_stream(port, first, path) for _ in range(3)]
+        held += [_open_stream(port, other, path) for _ in range(2)]
+        assert [status for _, status, _ in held] == [200] * 5
+        pids = _children(server.pid)
+        assert _holder(held[0][0], pids) != _holder(held[-1][0], pids)
+        extra, status, answer = _open_stream(port, other, path)
+        held.append((extra, status, answer))
+        assert status == 503, answer  # the unknown devices' 70 % of 8, on either worker
+        while not answer.endswith(b"}"):
+            answer += extra.recv(65536) or b"}"
+        assert b"keeps its remaining live pages" in answer
+    finally:
+        for sock, _, _ in held:
+            sock.close()
         stop(server)
 
 
