@@ -107,7 +107,7 @@ class Front:
     def _hub(self) -> LiveHub:
         """The hub, made on the running loop at the first request that needs it."""
         if self.hub is None:
-            self.hub = LiveHub(self.app)
+            self.hub = LiveHub(self.app, self.wsgi.writes)
             # The room lets tables' own devices past the totals (room.Shares): its ceilings
             # are the hub's last backstop.
             self.hub.max_viewers = self.room.streams.ceiling

@@ -44,9 +44,10 @@ CONNECTIONS_PER_ADDRESS = 32
 STREAMS_PER_ADDRESS = 16
 #: Device long polls one address may hold at once (a bridge holds one).
 POLLS_PER_ADDRESS = 8
-#: Connections in all: below the open-files limit, minus FD_RESERVE for the database,
-#: threads, logs and the serial port.
-MAX_CONNECTIONS = 3000
+#: Connections in all (all workers): below the open-files limit, minus FD_RESERVE for the
+#: database, threads, logs and the serial port; a convention's 2,000 live pages fit in the
+#: unknown devices' 70 %.
+MAX_CONNECTIONS = 6000
 FD_RESERVE = 256
 #: Of the totals (LIVE_MAX_VIEWERS, LIVE_MAX_POLLS), kept for requests with rights on the
 #: table they follow, and the box bridge's key (connections: see UNKNOWN_SHARE).

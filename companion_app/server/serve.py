@@ -42,7 +42,7 @@ BACKLOG = 2048
 #: Seconds the server waits for open requests when stopping before it cuts them.
 GRACE_S = 3.0
 #: Open files the server asks for (each live page is a socket); the hard limit caps it.
-WANTED_OPEN_FILES = 4096
+WANTED_OPEN_FILES = 8192
 START_TIMEOUT_S = 10.0
 POLL_S = 0.01
 

@@ -22,6 +22,44 @@ from flask import Flask
 
 #: What a body may hold when the app sets no limit (Flask would read it all anyway).
 UNLIMITED = None
+#: Methods that only read; every other one may write (a move, a lock-in, a setting).
+READS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+class Writes:
+    """How many writing requests are being answered now, and a way to wait until none is.
+
+    The live hub's renders wait here (live/renders.py): renders and writes share one GIL,
+    and a burst of moves answered while pages render took several times as long (issue 33,
+    item 8); rendered after the writes, one round also covers more of them.
+    """
+
+    def __init__(self) -> None:
+        """None in flight."""
+        self.running = 0
+        self.none = asyncio.Event()
+        self.none.set()
+
+    def started(self) -> None:
+        """One more write is being answered (on the loop)."""
+        self.running += 1
+        self.none.clear()
+
+    def ended(self) -> None:
+        """One write was answered (on the loop)."""
+        self.running -= 1
+        if self.running <= 0:
+            self.running = 0
+            self.none.set()
+
+    async def settled(self, at_most_s: float) -> None:
+        """Return once no write is in flight, or after `at_most_s` (renders never starve)."""
+        if self.running:
+            try:
+                async with asyncio.timeout(at_most_s):
+                    await self.none.wait()
+            except TimeoutError:
+                pass
 
 
 class ThreadedWSGI:
@@ -31,6 +69,7 @@ class ThreadedWSGI:
         """Wrap `app` with its own thread pool."""
         self.app = app
         self.executor = ThreadPoolExecutor(workers, thread_name_prefix="flask")
+        self.writes = Writes()
 
     async def _body(self, receive) -> bytes | None:
         """The request body, cut one byte past MAX_CONTENT_LENGTH (Flask answers 413); None
@@ -76,7 +115,14 @@ class ThreadedWSGI:
         environ.pop("HTTP_TRANSFER_ENCODING", None)  # read whole here: Flask gets its length
         environ["CONTENT_LENGTH"] = str(len(body))
         loop = asyncio.get_running_loop()
-        status, headers, body = await loop.run_in_executor(self.executor, self._run, environ)
+        writing = scope["method"] not in READS
+        if writing:
+            self.writes.started()
+        try:
+            status, headers, body = await loop.run_in_executor(self.executor, self._run, environ)
+        finally:
+            if writing:
+                self.writes.ended()
         await send(
             {
                 "type": "http.response.start",

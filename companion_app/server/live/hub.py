@@ -30,6 +30,7 @@ from companion_app.server.live.panel import PanelFeed
 from companion_app.server.live.polls import DEFAULT_MAX_POLLS, HeldPolls, PollKey, poll_key
 from companion_app.server.live.renders import Renders
 from companion_app.server.live.stream import Refused, Subscriber
+from companion_app.server.wsgi import Writes
 from companion_app.store import TableNotFound
 from companion_app.store.changes import get_feed, long_poll_etag, long_poll_limits
 
@@ -37,19 +38,24 @@ log = logging.getLogger(__name__)
 
 #: Threads that render pages and read versions for the hub (never one per viewer).
 HUB_THREADS = 2
-#: Most live streams one process holds; more get 503 and retry later (live.js).
-DEFAULT_MAX_VIEWERS = 1000
+#: Most live streams the server holds (all its workers); more get 503 and retry later
+#: (live.js). A convention is 2,000 phones, and unknown devices may hold 70 % (room.py).
+DEFAULT_MAX_VIEWERS = 4000
 #: Longest a round waits, after a write, for the front to say the writer's response went.
 RESPONSE_WAIT_S = 0.05
+#: Longest a render or a round's reads wait for the writes being answered (wsgi.Writes).
+YIELD_TO_WRITES_S = 0.5
 UNAVAILABLE = 503
 
 
 class LiveHub:
     """Live streams and held long polls of one app, on the running event loop."""
 
-    def __init__(self, app: Flask) -> None:
-        """Bind to the running loop and listen to the app's change feed."""
+    def __init__(self, app: Flask, writes: Writes | None = None) -> None:
+        """Bind to the running loop and listen to the app's change feed; renders let the
+        front's `writes` in flight go first."""
         self.app = app
+        self.writes = writes or Writes()
         self.loop = asyncio.get_running_loop()
         self.executor = ThreadPoolExecutor(HUB_THREADS, thread_name_prefix="live")
         long_poll_s, self.recheck_s = long_poll_limits(app)
@@ -130,7 +136,8 @@ class LiveHub:
             self.runner = self.spawn(self._run())
 
     async def in_threads(self, function: Callable, *args):
-        """`function(*args)` in the hub's threads."""
+        """`function(*args)` in the hub's threads, once the writes in flight are answered."""
+        await self.writes.settled(YIELD_TO_WRITES_S)
         return await self.loop.run_in_executor(self.executor, function, *args)
 
     def _in_app(self, function: Callable, *args):
