@@ -8,7 +8,9 @@ the same folder is a later server run: it sees no check (a restart forgets one).
 
 import json
 import os
+import threading
 import traceback
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -177,3 +179,22 @@ def test_a_check_of_an_earlier_server_run_reads_as_none(app, tmp_path):
     assert bridge.get("/api/device").get_json()["check"] == 2
     # The earlier run, were it still up, no longer owns the row either.
     assert app.test_client().get("/api/device/check").get_json()["state"] == "idle"
+
+
+def test_two_pages_asking_at_once_get_one_check(app):
+    """Issue 33 item 7: each step is one write transaction, so of eight box pages asking at
+    the same moment (each with its own connection, as worker processes have) one gets the
+    check and the others are told one runs."""
+    tables = [new_table(app) for _ in range(8)]
+    ready = threading.Barrier(len(tables))
+
+    def ask(table):
+        client = app.test_client()
+        ready.wait()
+        return client.post(f"/api/tables/{table}/box-check", json={}).status_code
+
+    with ThreadPoolExecutor(len(tables)) as pool:
+        statuses = sorted(pool.map(ask, tables))
+    assert statuses == [202] + [409] * (len(tables) - 1)
+    seen = app.test_client().get("/api/device/check").get_json()
+    assert seen["number"] == 1 and seen["state"] == "asked" and seen["table"] in tables
