@@ -1,18 +1,24 @@
-"""The first-plug check run from the box page: the app's side of it, kept in memory.
+"""The first-plug check run from the box page: the app's side of it, kept in the database.
 
 The page asks for a check (`request`); the bridge sees the request in the device view it
 follows (`pending`), closes its session and runs the same check as `companion device check`
 (bridge/check.py) with the page as the builder: it puts each question here (`ask`) and waits
 for the page's answer (`answer`), then puts the report (`finish`). `version` changes with
-every step, so both long-poll `GET /api/device/check?wait=<etag>`. Nothing is stored: a
-restart forgets a check, and the bridge's next question finds it gone and stops.
+every step, so both long-poll `GET /api/device/check?wait=<etag>`. The check is one row of
+the database (store/box_check.py), each step read and written in one write transaction, so
+every worker process of `serve --workers` sees the same check and two steps never interleave
+(issue 33 item 7). A row written by an earlier server run reads as no check: a restart forgets
+a check, and the bridge's next question finds it gone and stops. The check's number goes on
+from the forgotten one's, so a step of the old check can never pass for one of the new.
 """
 
-import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from flask import Flask
 
 from companion_app.bridge.checkreport import COLOURS, FAIL, FINDINGS, ITEMS, PASS, WARN
+from companion_app.store import box_check, db
 
 IDLE, ASKED, RUNNING, DONE, CANCELLED = "idle", "asked", "running", "done", "cancelled"
 QUESTION_KINDS = ("led", "press", "beep")
@@ -24,6 +30,17 @@ LEDS, SEATS = 18, 6
 MAX_TEXT = 20_000  # characters of a report's text
 MAX_WORD = 200  # characters of one number or word in a finding
 ANOTHER_TABLE = "The box is being checked from another table's box page; answer or stop it there."
+#: The check of a database no server run has asked one of yet.
+NO_CHECK = {
+    "current": True,
+    "number": 0,
+    "state": IDLE,
+    "table": None,
+    "question": None,
+    "answer": None,
+    "report": None,
+    "version": 0,
+}
 
 
 class CheckRefused(ValueError):
@@ -34,121 +51,136 @@ class CheckConflict(CheckRefused):
     """A check step that does not fit the check's state (one runs, none runs, stopped)."""
 
 
+def _seen(row: dict | None) -> dict:
+    """The check a row stands for: an earlier run's row is no check, its number kept."""
+    if row is None:
+        return dict(NO_CHECK)
+    if not row["current"]:
+        return {**NO_CHECK, "current": False, "number": row["number"], "version": row["version"]}
+    return row
+
+
+def _etag(current: bool, number: int, version: int) -> str:
+    # An earlier run's row shows version 0, which no check of a number above 0 ever had:
+    # a page that held the old check's etag sees the change.
+    return f"check:{number}:{version if current else 0}"
+
+
+@contextmanager
+def _step() -> Iterator[dict]:
+    """The check, read and (if the step changed it) written back with the next version, in
+    one write transaction: steps from every thread and process take turns. A step that
+    changes nothing (stopping no check, the same answer again) keeps the version."""
+    conn = db.get_db()
+    with db.write_transaction(conn):
+        check = _seen(box_check.read(conn))
+        before = dict(check)
+        yield check
+        if check != before:
+            check["version"] += 1
+            box_check.write(conn, check)
+
+
 class BoxCheckRun:
-    """One app's box check: its state, the question on screen, the answer and the report."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self.number = 0  # checks asked for since the app started
-        self.state = IDLE
-        self.table: str | None = None  # the box page that asked
-        self.question: dict | None = None
-        self.answer_to: dict | None = None  # {"question": id, "yes": bool}
-        self.report: dict | None = None
-        self.version = 0
-
-    def _changed(self) -> None:
-        self.version += 1
+    """The app's box check: its state, the question on screen, the answer and the report
+    (in the database's one row; every method needs an app context)."""
 
     def request(self, table_id: str) -> None:
         """The box page of `table_id` asks for a check (CheckRefused while one runs)."""
-        with self._lock:
-            if self.state in (ASKED, RUNNING):
+        with _step() as check:
+            if check["state"] in (ASKED, RUNNING):
                 raise CheckConflict("A check of the box is already running.")
-            self.number += 1
-            self.state, self.table = ASKED, table_id
-            self.question = self.answer_to = self.report = None
-            self._changed()
+            check.update(
+                number=check["number"] + 1,
+                state=ASKED,
+                table=table_id,
+                question=None,
+                answer=None,
+                report=None,
+            )
 
     def pending(self) -> int | None:
         """The number of a check asked for and not started yet (the bridge starts it)."""
-        with self._lock:
-            return self.number if self.state == ASKED else None
+        head = box_check.head(db.get_db())
+        if head is None:
+            return None
+        current, number, state, _version = head
+        return number if current and state == ASKED else None
 
     def start(self, number: int) -> None:
         """The bridge starts check `number`."""
-        with self._lock:
-            if number != self.number or self.state != ASKED:
+        with _step() as check:
+            if number != check["number"] or check["state"] != ASKED:
                 raise CheckConflict("That check was not asked for, or was stopped.")
-            self.state = RUNNING
-            self._changed()
+            check["state"] = RUNNING
 
     def ask(self, number: int, question: dict) -> int:
         """The bridge puts a question on the page; its id."""
-        with self._lock:
-            self._running(number)
-            self.question = {**question, "id": self.version + 1}
-            self.answer_to = None
-            self._changed()
-            return self.question["id"]
+        with _step() as check:
+            _running(check, number)
+            check["question"] = {**question, "id": check["version"] + 1}
+            check["answer"] = None
+        return check["question"]["id"]
 
     def answer(self, table_id: str, question_id: object, yes: object) -> None:
         """The box page of `table_id` answers the question on screen."""
-        with self._lock:
-            self._own(table_id)
-            if self.state != RUNNING or self.question is None:
+        with _step() as check:
+            _own(check, table_id)
+            question = check["question"]
+            if check["state"] != RUNNING or question is None:
                 raise CheckConflict("No question of the box check is waiting for an answer.")
-            if question_id != self.question["id"] or self.question["kind"] not in ANSWERED:
+            if question_id != question["id"] or question["kind"] not in ANSWERED:
                 raise CheckConflict("That question is no longer on screen; answer the one shown.")
             if type(yes) is not bool:
                 raise CheckRefused("yes must be true or false.")
-            self.answer_to = {"question": question_id, "yes": yes}
-            self._changed()
+            check["answer"] = {"question": question_id, "yes": yes}
 
     def finish(self, number: int, report: dict) -> None:
         """The bridge puts the report: the check is over."""
-        with self._lock:
-            self._running(number)
-            self.state, self.report, self.question = DONE, report, None
-            self._changed()
+        with _step() as check:
+            _running(check, number)
+            check.update(state=DONE, report=report, question=None)
 
     def cancel(self, table_id: str) -> None:
         """The box page of `table_id` stops its check (the bridge gives the box back)."""
-        with self._lock:
-            if self.state in (ASKED, RUNNING):
-                self._own(table_id)
-                self.state, self.question = CANCELLED, None
-                self._changed()
-
-    def _own(self, table_id: str) -> None:
-        # Rights on one table must not reach another table's check (issue 33, item 4).
-        if self.state in (ASKED, RUNNING) and self.table != table_id:
-            raise CheckConflict(ANOTHER_TABLE)
-
-    def _running(self, number: int) -> None:
-        if number != self.number or self.state != RUNNING:
-            raise CheckConflict("That check is not running (it was stopped).")
+        with _step() as check:
+            if check["state"] in (ASKED, RUNNING):
+                _own(check, table_id)
+                check.update(state=CANCELLED, question=None)
 
     def snapshot(self, table_id: str | None = None) -> dict:
         """The check as JSON, with its etag; for another table's box page (`table_id`), a
         running check shows only that it runs, not its questions, answers or report."""
-        with self._lock:
-            if table_id is not None and self.table != table_id:
-                return {
-                    "number": self.number,
-                    "state": self.state,
-                    "table": self.table,
-                    "question": None,
-                    "answer": None,
-                    "report": None,
-                    "etag": self.etag_locked(),
-                }
-            return {
-                "number": self.number,
-                "state": self.state,
-                "table": self.table,
-                "question": self.question,
-                "answer": self.answer_to,
-                "report": self.report,
-                "etag": self.etag_locked(),
-            }
+        check = _seen(box_check.read(db.get_db()))
+        shown = table_id is None or check["table"] == table_id
+        return {
+            "number": check["number"],
+            "state": check["state"],
+            "table": check["table"],
+            "question": check["question"] if shown else None,
+            "answer": check["answer"] if shown else None,
+            "report": check["report"] if shown else None,
+            "etag": _etag(check["current"], check["number"], check["version"]),
+        }
 
     def etag(self) -> str:
-        with self._lock:
-            return self.etag_locked()
+        """What changes with every step of the check (one row read, no JSON)."""
+        head = box_check.head(db.get_db())
+        if head is None:
+            return _etag(True, 0, 0)
+        current, number, _state, version = head
+        return _etag(current, number, version)
 
-    def etag_locked(self) -> str:
-        return f"check:{self.number}:{self.version}"
+
+def _own(check: dict, table_id: str) -> None:
+    # Rights on one table must not reach another table's check (issue 33, item 4).
+    if check["state"] in (ASKED, RUNNING) and check["table"] != table_id:
+        raise CheckConflict(ANOTHER_TABLE)
+
+
+def _running(check: dict, number: int) -> None:
+    if number != check["number"] or check["state"] != RUNNING:
+        raise CheckConflict("That check is not running (it was stopped).")
 
 
 def get_check(app: Flask) -> BoxCheckRun:

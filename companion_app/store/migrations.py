@@ -298,6 +298,24 @@ def _legacy_keys(conn: sqlite3.Connection) -> None:
     )
 
 
+# Version 12 (issue 33 item 7): the box's first-plug check (device/check.py), one row every
+# worker process reads and writes; `boot` names the server run that wrote it, and a row of an
+# earlier run reads as no check (store/box_check.py).
+BOX_CHECK = """
+CREATE TABLE IF NOT EXISTS box_check (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    boot TEXT NOT NULL,
+    number INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    table_id TEXT,
+    question_json TEXT,
+    answer_json TEXT,
+    report_json TEXT,
+    version INTEGER NOT NULL
+);
+"""
+
+
 #: Every change of shape in order; versions run 1, 2, 3, ... A new one goes at the end.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "tables and their move log", TABLES_AND_LOG),
@@ -315,6 +333,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         10, "a short label for each table (Table 1, or the host's words)", TABLE_LABELS, _add_labels
     ),
     Migration(11, "organiser and device keys, each revocable", ACCESS_KEYS, _legacy_keys),
+    Migration(12, "the box check, seen by every worker process", BOX_CHECK),
 )
 
 

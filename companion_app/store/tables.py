@@ -17,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 
 from flask import Flask, current_app
 
-from companion_app.store import club_sync, db, labels, reveal_gate, stored_json
+from companion_app.store import box_check, club_sync, db, labels, reveal_gate, stored_json
 from companion_app.store.model import (
     LogEntry,
     RoomFull,
@@ -526,4 +526,5 @@ def init_app(app: Flask) -> None:
     """Open the database (creating the schema) and attach a Store to `app`."""
     db.init_app(app)
     club_sync.init_app(app)
+    box_check.init_app(app)
     app.extensions[_EXTENSION] = Store(app.config.get("STATE_CACHE_SIZE", DEFAULT_CACHE_SIZE))

@@ -280,6 +280,60 @@ def test_the_bridge_status_has_one_owner_every_worker_shows(tmp_path):
         stop(server)
 
 
+def _call(connection: http.client.HTTPConnection, method: str, path: str, body=None, key=None):
+    """(status, answer) of a JSON request on a connection kept open."""
+    headers = {"Content-Type": "application/json"}
+    if key:
+        headers["Authorization"] = f"Bearer {key}"
+    connection.request(method, path, None if body is None else json.dumps(body), headers)
+    response = connection.getresponse()
+    return response.status, json.loads(response.read())
+
+
+def test_a_box_check_asked_on_one_worker_is_run_from_another(tmp_path):
+    """Issue 33 item 7: the host's box page and the bridge reach different workers and see
+    one check (it lives in the database): pending for the bridge, the question on the page,
+    the page's answer back to the bridge."""
+    host, bridge = _aliases_on_two_workers()
+    port = free_port()
+    server = _serve(tmp_path, port, 2)
+    page = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT_S, source_address=(host, 0))
+    box = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT_S, source_address=(bridge, 0))
+    try:
+        key = _device_key(tmp_path)
+        status, created = _call(page, "POST", "/api/tables", {"game": "razzia", "players": PLAYERS})
+        assert status == 201, created
+        table, edit = created["id"], created["edit_key"]
+        report = {"mode": "remote", "connected": True, "port": "/dev/ttyUSB0", "last_seen_ms": 0}
+        assert _call(box, "PUT", "/api/device/status", report, key)[0] == 200
+        deadline = time.monotonic() + WAIT_S
+        while True:  # the host's worker shows the box once the parent's copy reached it
+            status, asked = _call(page, "POST", f"/api/tables/{table}/box-check", {}, edit)
+            if status == 202:
+                break
+            assert status == 409 and time.monotonic() < deadline, asked
+            time.sleep(0.1)
+        pids = _children(server.pid)
+        assert _holder(page.sock, pids) != _holder(box.sock, pids)
+        number = asked["number"]
+        assert _call(box, "GET", "/api/device", key=key)[1]["check"] == number
+        assert (
+            _call(box, "PUT", "/api/device/check", {"number": number, "start": True}, key)[0] == 200
+        )
+        put = {"number": number, "question": {"kind": "beep"}}
+        question = _call(box, "PUT", "/api/device/check", put, key)[1]["question"]
+        shown = _call(page, "GET", f"/api/device/check?table={table}")[1]
+        assert shown["state"] == "running" and shown["question"] == question
+        answer = {"question": question["id"], "yes": True}
+        assert _call(page, "POST", f"/api/tables/{table}/box-check/answer", answer, edit)[0] == 200
+        seen = _call(box, "GET", "/api/device/check", key=key)[1]
+        assert seen["answer"] == answer
+    finally:
+        page.close()
+        box.close()
+        stop(server)
+
+
 def test_stopping_the_parent_stops_every_worker(tmp_path):
     """Issue 33 item 7: SIGTERM to `companion serve --workers 2` ends the workers and itself."""
     server = _serve(tmp_path, free_port(), 2)

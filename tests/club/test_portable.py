@@ -24,6 +24,7 @@ import pytest
 from companion_app import cli, create_app
 from companion_app.cli.portable import shown_id
 from companion_app.club import ratings
+from companion_app.device.status import get_status
 from companion_app.results.verify import active_moves, verification_code
 from companion_app.store import counted, db, finished, get_store, instance_lock, league, roster
 from companion_app.store import reveals as reveal
@@ -294,6 +295,25 @@ def test_importing_into_the_instance_it_came_from_adds_nothing(exported, capsys)
     status, out, _err = run(capsys, "import", "--instance", source.instance_path, str(path))
     assert status == 0 and out.startswith("Imported 0 tables, 0 people, 0 evenings, 0 seasons;")
     assert row_counts(Path(source.instance_path)) == counts
+
+
+def test_the_box_check_stays_on_the_computer(exported, tmp_path, capsys):
+    """Issue 33 item 7: the box check's row (a check asked from a box page) is no part of an
+    export, and an import brings none."""
+    club, path, source = exported
+    get_status(source).update(mode="simulator", connected=True)
+    asked = source.test_client().post(f"/api/tables/{club['open']}/box-check", json={})
+    assert asked.status_code == 202, asked.get_json()
+    again = tmp_path / "again.json"
+    status, _out, err = run(capsys, "export", "--instance", source.instance_path, str(again))
+    assert (status, err) == (0, "")
+    assert json.loads(again.read_text(encoding="utf-8")) == json.loads(
+        path.read_text(encoding="utf-8")
+    )
+    target = tmp_path / "elsewhere"
+    assert run(capsys, "import", "--instance", str(target), str(again))[0] == 0
+    assert every_row(Path(source.instance_path))["box_check"] != []
+    assert every_row(target)["box_check"] == []
 
 
 def test_a_taken_table_id_gives_the_imported_table_a_new_one(exported, tmp_path, capsys):
