@@ -80,6 +80,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from companion_app.store import backup_auto
     from companion_app.store.startup import CannotOpen
 
+    if args.workers is None:
+        args.workers = serve.worker_processes.default_workers()
     if args.workers > 1 and not serve.worker_processes.supported():
         print(
             "More than one worker needs fork (Linux, macOS): serve with --workers 1.",
@@ -213,7 +215,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser with the `serve` and `score` subcommands."""
     from companion_app.cli import backup as backup_cli
     from companion_app.cli.portable import add_commands as add_portable_commands
-    from companion_app.server.serve import DEFAULT_THREADS, DEFAULT_WORKERS, LOOPBACK
+    from companion_app.server.serve import DEFAULT_THREADS, LOOPBACK
 
     parser = argparse.ArgumentParser(prog="companion", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -232,9 +234,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--workers",
         type=positive_int,
-        default=DEFAULT_WORKERS,
-        help="worker processes sharing the database (default %(default)s; more than 1 on"
-        " Linux and macOS only: docs/scale.md)",
+        help="worker processes sharing the database (default: one per core, at most 8;"
+        " more than 1 on Linux and macOS only: docs/scale.md)",
     )
     box = serve.add_mutually_exclusive_group()
     box.add_argument("--device", metavar="PORT", help="the table box's serial port")

@@ -35,8 +35,6 @@ ROUTE_PROBE = ("10.255.255.255", 1)
 #: Threads running Flask requests. Live streams and held long polls take none, so these
 #: only ever serve requests that are being worked on.
 DEFAULT_THREADS = 16
-#: Worker processes (`--workers`): one until the bridge status is shared (docs/scale.md).
-DEFAULT_WORKERS = 1
 #: Pending connections the listening socket queues.
 BACKLOG = 2048
 #: Seconds the server waits for open requests when stopping before it cuts them.

@@ -37,6 +37,10 @@ from companion_app.store.changes import get_feed, new_feed
 
 log = logging.getLogger(__name__)
 
+#: Most workers `companion serve` starts by itself: each renders its own copy of the pages
+#: its viewers follow, so a big server's dozens of cores would each add a copy (measured on
+#: 2 cores only: docs/scale.md); `--workers N` asks for more.
+MAX_DEFAULT = 8
 #: Seconds between two reads of the database's data_version (the cross-process change feed).
 FEED_S = 0.05
 #: Longest the parent waits for a worker to take a connection before dropping it.
@@ -56,8 +60,8 @@ def supported() -> bool:
 
 
 def default_workers() -> int:
-    """Every core where workers are supported, else 1."""
-    return (os.cpu_count() or 1) if supported() else 1
+    """Every core (at most MAX_DEFAULT) where workers are supported, else 1."""
+    return min(MAX_DEFAULT, os.cpu_count() or 1) if supported() else 1
 
 
 def worker_of(address: str, workers: int) -> int:

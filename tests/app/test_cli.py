@@ -115,12 +115,29 @@ def test_banner_names_the_url_and_its_qr_code_decodes_to_it():
 def test_serve_uses_uvicorn_and_the_lan_banner(monkeypatch, capsys, tmp_path):
     fake_serving(monkeypatch)
     monkeypatch.setattr(serve, "lan_address", lambda: "10.1.2.3")
-    status = cli.main(["serve", "--lan", "--port", "5123", "--instance", str(tmp_path)])
+    status = cli.main(
+        ["serve", "--lan", "--port", "5123", "--instance", str(tmp_path), "--workers", "1"]
+    )
     assert status == 0
     assert FakeServer.made["address"] == ("0.0.0.0", 5123)
     assert FakeServer.made["app"].instance_path == str(tmp_path)
     assert "Open http://10.1.2.3:5123/ on the tablet" in capsys.readouterr().out
     assert (tmp_path / "secret_key").exists() and (tmp_path / "companion.sqlite3").exists()
+
+
+def test_serve_uses_one_worker_per_core_by_default(monkeypatch, tmp_path):
+    """Issue 33 item 7: `companion serve` uses every core (at most 8) unless told otherwise."""
+    from companion_app.server import workers
+
+    asked = {}
+    monkeypatch.setattr(serve, "run", lambda *_args, **kwargs: asked.update(kwargs))
+    monkeypatch.setattr(workers.os, "cpu_count", lambda: 3)
+    assert cli.main(["serve", "--port", "0", "--instance", str(tmp_path)]) == 0
+    assert asked["workers"] == (3 if workers.supported() else 1)
+    monkeypatch.setattr(workers.os, "cpu_count", lambda: 64)
+    assert workers.default_workers() == (workers.MAX_DEFAULT if workers.supported() else 1)
+    assert cli.main(["serve", "--port", "0", "--instance", str(tmp_path), "--workers", "1"]) == 0
+    assert asked["workers"] == 1
 
 
 def test_the_real_server_is_uvicorn_on_the_live_front(tmp_path):

@@ -118,7 +118,8 @@ def test_serve_on_every_ipv6_interface_prints_an_address_a_person_can_open(
     """Issue 33, item 10: `--host ::` prints the LAN address, never `http://:::5653/`."""
     fake_serving(monkeypatch)
     monkeypatch.setattr(serve, "lan_address", lambda: "10.1.2.3")
-    status = cli.main(["serve", "--host", "::", "--port", "5653", "--instance", str(tmp_path)])
+    command = ["serve", "--host", "::", "--port", "5653", "--instance", str(tmp_path)]
+    status = cli.main([*command, "--workers", "1"])
     assert status == 0
     out = capsys.readouterr().out
     assert "Open http://10.1.2.3:5653/ on the tablet" in out and ":::" not in out
