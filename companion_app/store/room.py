@@ -19,6 +19,7 @@ reveals out of part 3, with a move that bumps part 1), so the tuple only grows, 
 change to what the room shows changes it.
 """
 
+from collections.abc import Collection
 from datetime import UTC, datetime
 
 from companion_app.store import db, finished
@@ -42,8 +43,18 @@ SELECT
 
 def room_tables(now: datetime | None = None) -> list[Table]:
     """The tables the room display shows now, oldest first."""
+    return room_page(None, 0, None, now)[0]
+
+
+def room_page(
+    games: Collection[str] | None, first: int, size: int | None, now: datetime | None = None
+) -> tuple[list[Table], int, int]:
+    """(`size` of the room's tables of `games` from the `first`, how many of them are in play,
+    how many in all)."""
     shown = since(now or datetime.now(UTC))
-    return get_store().list_recent(shown["playing_since"], shown["finished_since"])
+    return get_store().recent_page(
+        shown["playing_since"], shown["finished_since"], games, first, size
+    )
 
 
 def room_version(now: datetime | None = None) -> str:

@@ -20,7 +20,7 @@ from markupsafe import Markup
 from companion_app.games import VIEWS
 from companion_app.server.live.pages import room_page_asked
 from companion_app.store import Table, reveals
-from companion_app.store.room import room_tables
+from companion_app.store.room import room_page
 from companion_app.web.evening import room_standings
 from companion_app.web.room_tiles import tile
 
@@ -108,21 +108,19 @@ def room_display():
     number = room_page_asked(request.args.get("page"))
     if number is None:
         abort(NOT_FOUND)
-    tables = [table for table in room_tables() if table.game in VIEWS]
-    playing = sum(not table.finished for table in tables)
     first = (number - 1) * ROOM_PAGE_TABLES
-    shown = tables[first : first + ROOM_PAGE_TABLES]
+    shown, playing, total = room_page(VIEWS, first, ROOM_PAGE_TABLES)
     return render_template(
         "room.html",
         pages=pages([drawn_tile(table) for table in shown]),
         playing=playing,
-        finished=len(tables) - playing,
+        finished=total - playing,
         tonight=room_standings(playing),
         rotate_s=ROTATE_S,
         room_page=number,
-        room_pages=max(1, math.ceil(len(tables) / ROOM_PAGE_TABLES)),
+        room_pages=max(1, math.ceil(total / ROOM_PAGE_TABLES)),
         first=first + 1,
         last=first + len(shown),
-        total=len(tables),
+        total=total,
         can_edit=False,  # every screen is a viewer: it takes the hub's one render per change
     )
