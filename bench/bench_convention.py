@@ -378,6 +378,7 @@ def figures(made: list[Table], plan: list, result: dict, ready: int, burst_at: f
         t.id: [m for m in t.done if m["kind"] != "warm-up" and m["status"] == 200] for t in made
     }
     seen = {"steady": [], "burst": []}
+    on_room = {"steady": [], "burst": []}  # the part of `seen` the /room screens saw
     missed = 0
     for (_, _, followed, _), arrivals in zip(plan, result["seen"], strict=True):
         if not arrivals:
@@ -400,10 +401,13 @@ def figures(made: list[Table], plan: list, result: dict, ready: int, burst_at: f
             if move["kind"] == "steady" and burst_at <= move["sent"] < burst_at + BURST_SHADOW_S:
                 continue
             seen[move["kind"]].append(max(0.0, min(later) - move["sent"]))
+            if followed == "*room":
+                on_room[move["kind"]].append(seen[move["kind"]][-1])
     done = [m for t in made for m in t.done if m["kind"] != "warm-up"]
     refused = result["refused"]
     return {
         "seen": seen,
+        "on_room": on_room,
         "post": [m["post"] for m in done if m["status"] == 200],
         "moves": len(done),
         "post_503": sum(m["status"] == 503 for m in done),
@@ -445,6 +449,8 @@ def report(
         a, b = main_run["seen"][kind], base["seen"][kind]
         row(f"move -> seen p50, {kind}", statistics.median(a or [0]), statistics.median(b or [0]))
         row(f"move -> seen p99, {kind}", percentile(a, 99), percentile(b, 99), target=TARGETS[kind])
+        a, b = main_run["on_room"][kind], base["on_room"][kind]
+        row(f"  of which on /room screens, p99, {kind}", percentile(a, 99), percentile(b, 99))
     row(
         "move POST p99",
         percentile(main_run["post"], 99),
