@@ -58,6 +58,8 @@ RENDER_ADDRESS = "0.0.0.0"
 _OPEN_MAIN = re.compile(r"<main\b[^>]*>")
 _VERSION_ATTR = re.compile(r'data-live-version="([0-9.]+)"')
 _G_KEY = "companion_live_version"
+#: Set on the hub's renders (`internal_get`): only `<main>` of the page is kept.
+MAIN_ONLY_ENVIRON = "companion.main_only"
 
 
 def live_version(table_id: str) -> str:
@@ -143,13 +145,16 @@ def _note_version() -> None:
 
 
 def live_main() -> dict:
-    """Template names: `live_main` = {url, version} on a live page, else None."""
+    """Template names: `live_main` = {url, version} on a live page, else None; `main_only`
+    for the hub's renders, which keep only `<main>` (base.html leaves the rest out: the
+    head, top bar and scripts were a tenth of each render's work, thrown away)."""
+    main_only = bool(request and request.environ.get(MAIN_ONLY_ENVIRON))
     noted = g.get(_G_KEY) if request else None
     if noted is None:
-        return {"live_main": None}
+        return {"live_main": None, "main_only": main_only}
     page, table_id, version = noted
     url = stream_url(table_id, page, get_locale())
-    return {"live_main": {"url": url, "version": version, "page": page}}
+    return {"live_main": {"url": url, "version": version, "page": page}, "main_only": main_only}
 
 
 @dataclass(frozen=True)
@@ -185,6 +190,7 @@ def internal_get(app: Flask, path: str, *, lang: str, host: str) -> tuple[int, b
     finally:
         builder.close()
     environ[VIEWER_ENVIRON] = True
+    environ[MAIN_ONLY_ENVIRON] = True
     app_iter, status, headers = run_wsgi_app(app, environ, buffered=True)
     try:
         body = b"".join(app_iter)
