@@ -162,17 +162,22 @@ def test_a_move_on_one_worker_is_seen_on_a_stream_held_by_another(tmp_path):
         stop(server)
 
 
+def _table_stream(port: int) -> str:
+    """The live stream path of a new table's page (made from 127.0.0.9)."""
+    conn, status, created = _post(
+        port, "127.0.0.9", "/api/tables", {"game": "razzia", "players": PLAYERS}
+    )
+    conn.close()
+    assert status == 201
+    return f"/live/tables/{created['id']}?page=table&lang=en"
+
+
 def test_an_address_share_of_streams_holds_across_workers(tmp_path):
     """Issue 33 item 7: one address gets its 16 streams from two workers, not 16 from each."""
     port = free_port()
     server = _serve(tmp_path, port, 2)
     try:
-        conn, status, created = _post(
-            port, "127.0.0.9", "/api/tables", {"game": "razzia", "players": PLAYERS}
-        )
-        conn.close()
-        assert status == 201
-        path = f"/live/tables/{created['id']}?page=table&lang=en"
+        path = _table_stream(port)
         held = [_open_stream(port, "127.0.0.7", path) for _ in range(STREAMS_PER_ADDRESS)]
         assert [status for _, status, _ in held] == [200] * STREAMS_PER_ADDRESS
         extra, status, answer = _open_stream(port, "127.0.0.7", path)
@@ -192,12 +197,7 @@ def test_the_total_of_streams_is_the_servers_not_each_workers(tmp_path):
     server = _serve(tmp_path, port, 2, LIVE_MAX_VIEWERS="8")
     held = []
     try:
-        conn, status, created = _post(
-            port, "127.0.0.9", "/api/tables", {"game": "razzia", "players": PLAYERS}
-        )
-        conn.close()
-        assert status == 201
-        path = f"/live/tables/{created['id']}?page=table&lang=en"
+        path = _table_stream(port)
         held = [_open_stream(port, first, path) for _ in range(3)]
         held += [_open_stream(port, other, path) for _ in range(2)]
         assert [status for _, status, _ in held] == [200] * 5
