@@ -30,6 +30,8 @@ from typing import NamedTuple
 
 from flask import Flask
 
+from companion_app.server.live.relay import MESSAGE_MAX as RELAY_MAX
+from companion_app.server.live.relay import RELAY, Relay, relay_socket
 from companion_app.server.room import share_of
 from companion_app.server.tally import SharedCounts
 from companion_app.store import db
@@ -231,6 +233,9 @@ class Workers:
         self.channels: list[socket.socket] = []
         self.pids: list[int] = []
         self.gone: set[int] = set()  # workers that exited on their own
+        #: The parent's end of each worker's relay (live/relay.py): messages between workers.
+        self.relays: list[socket.socket] = []
+        self.stopping = threading.Event()
 
     def start(
         self,
@@ -242,17 +247,20 @@ class Workers:
         self.counts = SharedCounts(self.count)  # before the fork: every worker shares it
         for slot in range(self.count):
             mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+            relay_mine, relay_theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
             pid = os.fork()
             if pid == 0:  # the worker
                 code = 0
                 try:
                     mine.close()
+                    relay_mine.close()
                     self.sock.close()
-                    for channel in self.channels:
+                    for channel in [*self.channels, *self.relays]:
                         channel.close()
                     signal.signal(signal.SIGINT, signal.default_int_handler)
                     signal.signal(signal.SIGTERM, signal.SIG_DFL)
                     self.counts.adopt(app, slot)
+                    app.extensions[RELAY] = Relay(relay_theirs, slot, self.count)
                     serve_worker(app, theirs, serve, shared)
                 except BaseException:
                     log.exception("worker failed")
@@ -260,13 +268,37 @@ class Workers:
                 finally:
                     os._exit(code)
             theirs.close()
+            relay_theirs.close()
             mine.settimeout(HANDOFF_TIMEOUT_S)
             self.channels.append(mine)
+            self.relays.append(relay_socket(relay_mine))
             self.pids.append(pid)
+        self.relay_thread = threading.Thread(target=self._relay, name="relay", daemon=True)
+        self.relay_thread.start()
+
+    def _relay(self) -> None:
+        """Pass each message between workers on to the worker it is for (its first byte);
+        one that cannot go at once is dropped: the worker it was for renders for itself."""
+        while not self.stopping.is_set():
+            try:
+                ready, _, _ = select.select(self.relays, [], [], STATUS_EVERY_S)
+            except (OSError, ValueError):
+                return  # the sockets are closed: stopping
+            for sock in ready:
+                while True:
+                    try:
+                        message = sock.recv(RELAY_MAX)
+                    except OSError:  # nothing more waiting (or closed)
+                        break
+                    target = message[0] if message else len(self.relays)
+                    if target < len(self.relays) and target not in self.gone:
+                        try:
+                            self.relays[target].send(message)
+                        except OSError:
+                            continue
 
     def share(self, app: Flask, shared: Shared) -> "Workers":
         """Start the thread that keeps every worker's copy of what the parent owns."""
-        self.stopping = threading.Event()
         self.status_thread = threading.Thread(
             target=self._share, args=shared.owner(app), name="shared", daemon=True
         )
@@ -341,10 +373,11 @@ class Workers:
 
     def stop(self) -> None:
         """Ask every worker to stop (SIGTERM: it ends streams and polls first) and wait."""
-        if hasattr(self, "stopping"):
-            self.stopping.set()
-            self.status_thread.join()
-        for channel in self.channels:
+        self.stopping.set()
+        for thread in (getattr(self, "status_thread", None), getattr(self, "relay_thread", None)):
+            if thread is not None:
+                thread.join()
+        for channel in [*self.channels, *self.relays]:
             channel.close()
         for pid in self.pids:
             try:

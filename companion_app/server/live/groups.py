@@ -31,6 +31,16 @@ class Group:
     ready: "asyncio.Task | None" = None
     #: The last render cut into parts (the room display): a change sends what differs.
     cut: Cut | None = None
+    #: Other workers this one renders the group for (it owns the table: live/relay.py).
+    remote: set[int] = field(default_factory=set)
+    #: The newest version the owner's update was for (another worker owns the table), shown
+    #: or not (a page with nothing to show, like an unfinished game's results).
+    relayed: tuple[int, ...] | None = None
+
+    @property
+    def key(self) -> tuple[str, str, str, str]:
+        """The group as the relay names it: (table id, page, language, address)."""
+        return self.table_id, self.page, self.lang, self.host
 
 
 @dataclass(eq=False)
@@ -70,21 +80,41 @@ class Followers:
         subscriber.group.subscribers.add(subscriber)
         self.viewers += 1
 
-    def leave(self, subscriber: Subscriber) -> None:
-        """Forget a stream; a group, then a table, without subscribers is dropped."""
+    def leave(self, subscriber: Subscriber) -> bool:
+        """Forget a stream; a group, then a table, followed by nobody is dropped: dropped?"""
         group = subscriber.group
         if subscriber not in group.subscribers:
-            return
+            return False
         group.subscribers.discard(subscriber)
         self.viewers -= 1
+        return self._drop_if_unfollowed(group)
+
+    def follow_for(self, worker: int, table_id: str, page: str, lang: str, host: str):
+        """Another worker's viewers follow a group this worker renders: (watch, group, new)."""
+        watch, group, new = self.join(table_id, page, lang, host)
+        group.remote.add(worker)
+        return watch, group, new
+
+    def unfollow_for(self, worker: int, table_id: str, page: str, lang: str, host: str) -> None:
+        """Another worker's viewers no longer follow the group."""
+        watch = self.watches.get(table_id)
+        group = watch.groups.get((page, lang, host)) if watch else None
+        if group is not None and worker in group.remote:
+            group.remote.discard(worker)
+            self._drop_if_unfollowed(group)
+
+    def _drop_if_unfollowed(self, group: Group) -> bool:
+        """Drop a group nobody follows here or elsewhere (then its table if that was the
+        last): dropped?"""
         watch = self.watches.get(group.table_id)
-        if group.subscribers or watch is None:
-            return
+        if group.subscribers or group.remote or watch is None:
+            return False
         key = (group.page, group.lang, group.host)
         if watch.groups.get(key) is group:
             del watch.groups[key]
         if not watch.groups:
             del self.watches[group.table_id]
+        return True
 
     def groups_of(self, table_id: str | None, panel_only: bool) -> list[Group]:
         """The groups of one table (None: every table), only the box-panel pages if asked."""

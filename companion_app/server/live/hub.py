@@ -28,6 +28,7 @@ from companion_app.server.live.groups import Followers, Group, Watch
 from companion_app.server.live.pages import PANEL_PAGES
 from companion_app.server.live.panel import PanelFeed
 from companion_app.server.live.polls import DEFAULT_MAX_POLLS, HeldPolls, PollKey, poll_key
+from companion_app.server.live.relay import DROP, RELAY, RENDER, WANT, Relay, group_of
 from companion_app.server.live.renders import Renders
 from companion_app.server.live.stream import Refused, Subscriber
 from companion_app.server.wsgi import Writes
@@ -75,6 +76,10 @@ class LiveHub:
         self.feed = get_feed(app)
         self.feed.add_listener(self._on_change)
         self.feed.add_nudge_listener(self._on_drawn)
+        #: With workers: the other workers render the groups of the tables they own.
+        self.relay: Relay | None = app.extensions.get(RELAY)
+        if self.relay is not None:
+            self.relay.start(self.loop, self._on_relay)
         if self.feed.closed:
             self.close()
 
@@ -227,6 +232,8 @@ class LiveHub:
         watch, group, new = self.followers.join(table_id, page, lang, host)
         if new:
             group.ready = self.spawn(self.renders.first(watch, group))
+            if self.relay is not None and self.relay.remote(table_id):
+                self.relay.want(group.key)  # its owner sends each change's update
         subscriber = Subscriber(group)
         self.followers.add(subscriber)
         try:
@@ -248,7 +255,37 @@ class LiveHub:
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
         """Forget a stream; a group, then a table, without subscribers is dropped."""
-        self.followers.leave(subscriber)
+        group = subscriber.group
+        if self.followers.leave(subscriber) and self.relay is not None:
+            if self.relay.remote(group.table_id):
+                self.relay.drop(group.key)
+
+    # -- other workers' groups (live/relay.py) ---------------------------------------------
+
+    def _on_relay(self, kind: bytes, sender: int, header: dict, event: bytes) -> None:
+        """A message from another worker (on the loop)."""
+        group_id = group_of(header)
+        if group_id is None or self.closed:
+            return
+        if kind == WANT:
+            self.spawn(self._render_for(sender, group_id))
+        elif kind == DROP:
+            self.followers.unfollow_for(sender, *group_id)
+        elif kind == RENDER:
+            self.renders.relayed(group_id, header.get("v"), event)
+
+    async def _render_for(self, worker: int, group_id) -> None:
+        """Render a group of a table this worker owns for `worker`'s viewers, from now on."""
+        watch, group, new = self.followers.follow_for(worker, *group_id)
+        if new:
+            group.ready = self.spawn(self.renders.first(watch, group))
+        try:
+            await asyncio.shield(group.ready)
+        except Exception:  # no such table or page: the other worker's own first render said so
+            self.followers.unfollow_for(worker, *group_id)
+            return
+        self.renders.send_to(worker, group, watch)
+        self._ensure_running()
 
     # -- device long polls -----------------------------------------------------------------
 
@@ -282,5 +319,7 @@ class LiveHub:
             for subscriber in list(group.subscribers):
                 subscriber.end()
         self.polls.close()
+        if self.relay is not None:
+            self.relay.stop(self.loop)
         self.wake.set()
         self.executor.shutdown(wait=False, cancel_futures=True)

@@ -11,6 +11,7 @@ import logging
 from companion_app.server.live import pages, parts
 from companion_app.server.live.groups import Group, Watch
 from companion_app.server.live.pages import PANEL_PAGES, Rendered
+from companion_app.server.live.relay import caught_up
 from companion_app.server.live.stream import Refused, sse_event
 
 log = logging.getLogger(__name__)
@@ -82,18 +83,61 @@ class Renders:
                 groups = list(watch.groups.values())
                 if any(group.page in PANEL_PAGES for group in groups):  # first: a countdown's
                     self.hub.spawn(self.hub.panel.check_frame(table_id, watch))  # steps are due
+                groups = await self._left_to_render(table_id, watch, groups)
                 results = await asyncio.gather(
                     *(self.render(group) for group in groups), return_exceptions=True
                 )
                 for group, rendered in zip(groups, results, strict=True):
                     if isinstance(rendered, Rendered):
                         self.accept(group, rendered)
+                        for worker in group.remote:
+                            self.send_to(worker, group, watch)
                     else:
                         log.error("live render of %s failed", table_id, exc_info=rendered)
                 if not watch.again:
                     break
         finally:
             watch.refreshing = False
+
+    async def _left_to_render(self, table_id: str, watch: Watch, groups: list) -> list:
+        """The groups this worker renders itself: all of them, unless another worker owns
+        the table (live/relay.py); then those whose update has not come from it in time,
+        asked for again (the owner may have missed the first ask)."""
+        relay = self.hub.relay
+        if relay is None or not relay.remote(table_id) or watch.version is None:
+            return groups
+        target = pages.version_key(watch.version)
+        late = await caught_up(lambda: [g for g in groups if not _has(g, target)], relay)
+        for group in late:
+            relay.want(group.key)
+        return late
+
+    def send_to(self, worker: int, group: Group, watch: Watch) -> None:
+        """Send another worker the group's update (this worker owns the table)."""
+        if group.version is not None:
+            version = ".".join(str(part) for part in group.version)
+            self.hub.relay.render(worker, group.key, version, group.event)
+        elif watch.version is not None:  # rendered, nothing to show (an unfinished game's
+            self.hub.relay.render(worker, group.key, watch.version, None)  # results)
+
+    def relayed(self, group_id, version: object, event: bytes) -> None:
+        """The owner's update of a group this worker's viewers follow (on the loop)."""
+        table_id, page, lang, host = group_id
+        watch = self.hub.watches.get(table_id)
+        group = watch.groups.get((page, lang, host)) if watch else None
+        if group is None or not isinstance(version, str):
+            return
+        try:
+            key = pages.version_key(version)
+        except ValueError:
+            return
+        if group.relayed is None or key > group.relayed:
+            group.relayed = key
+        if not event or (group.version is not None and key <= group.version):
+            return
+        group.version, group.event = key, event
+        for subscriber in group.subscribers:
+            subscriber.offer("update", event)
 
     async def first(self, watch: Watch, group: Group) -> None:
         """A new group's first page (refuses the stream if the page is not there to follow)."""
@@ -107,3 +151,8 @@ class Renders:
             watch.version = rendered.version
         if group.page in PANEL_PAGES:
             self.hub.spawn(self.hub.panel.check_frame(group.table_id, watch))
+
+
+def _has(group: Group, version: tuple[int, ...]) -> bool:
+    """True once the group shows `version` or newer, or its owner said it has nothing to."""
+    return any(seen is not None and seen >= version for seen in (group.version, group.relayed))
