@@ -165,6 +165,7 @@ class WorkerServer(Server):
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         """Start as uvicorn does, with no socket of its own, then adopt passed connections."""
         await super().startup(sockets=[])
+        self.front._hub()  # at once: other workers may ask it for renders (live/relay.py)
         worker_processes.adopt_connections(self, self.channel)
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:

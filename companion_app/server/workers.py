@@ -30,8 +30,8 @@ from typing import NamedTuple
 
 from flask import Flask
 
+from companion_app.server.live.relay import GONE, RELAY, Relay, relay_socket
 from companion_app.server.live.relay import MESSAGE_MAX as RELAY_MAX
-from companion_app.server.live.relay import RELAY, Relay, relay_socket
 from companion_app.server.room import share_of
 from companion_app.server.tally import SharedCounts
 from companion_app.store import db
@@ -284,6 +284,9 @@ class Workers:
                 ready, _, _ = select.select(self.relays, [], [], STATUS_EVERY_S)
             except (OSError, ValueError):
                 return  # the sockets are closed: stopping
+            if not ready:  # a quiet moment: has a worker stopped on its own?
+                for slot in range(len(self.pids)):
+                    self._ended(slot)
             for sock in ready:
                 while True:
                     try:
@@ -357,7 +360,10 @@ class Workers:
                     return
 
     def _ended(self, slot: int) -> bool:
-        """True if worker `slot` has exited (then it is forgotten, its counts zeroed)."""
+        """True if worker `slot` has exited (then it is forgotten, its counts zeroed, and the
+        others render its tables)."""
+        if slot in self.gone:
+            return True
         try:
             done, status = os.waitpid(self.pids[slot], os.WNOHANG)
         except ChildProcessError:
@@ -366,6 +372,13 @@ class Workers:
             return False
         self.gone.add(slot)
         self.counts.forget(slot)
+        notice = GONE + json.dumps({"w": slot}).encode()
+        for target, relay in enumerate(self.relays):
+            if target not in self.gone:
+                try:
+                    relay.send(bytes((target, slot)) + notice)
+                except OSError:
+                    pass  # its queue is full: it waits for each update, then renders anyway
         log.error(
             "worker %d stopped (status %d); the other workers serve its devices", slot, status
         )

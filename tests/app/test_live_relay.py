@@ -7,6 +7,7 @@ itself when the owner's update does not come in time.
 """
 
 import asyncio
+import os
 import socket
 import threading
 from collections import Counter
@@ -17,6 +18,7 @@ from companion_app.server import workers
 from companion_app.server.live import pages as live_pages
 from companion_app.server.live.hub import LiveHub
 from companion_app.server.live.relay import RELAY, Relay, owner_of, relay_socket
+from companion_app.server.tally import SharedCounts
 from companion_app.store.changes import get_feed
 from tests.app.test_live_hub import DEAL, HOST, first_update, make_app, next_update
 from tests.device_app.helpers import DeviceApi
@@ -129,3 +131,30 @@ def test_a_group_nobody_follows_any_more_is_dropped_by_its_owner(two_workers):
             hub.close()
 
     asyncio.run(scenario())
+
+
+def test_a_stopped_owners_tables_are_rendered_by_the_others(two_workers):
+    """Issue 33 item 8: the parent tells the workers one has stopped; they stop waiting for
+    its updates and render its tables' groups themselves."""
+    (owner, other), _, parent = two_workers
+    parent.counts = SharedCounts(2)
+    pid = os.fork()
+    if pid == 0:  # worker 0, which stops at once
+        os._exit(3)
+    parent.pids = [pid, os.getpid()]
+    relay = other.extensions[RELAY]
+    table = owned_by(DeviceApi(owner.test_client()), 0)
+    assert relay.remote(table["id"])
+
+    async def scenario():
+        loop = asyncio.get_running_loop()
+        relay.start(loop, lambda *message: None)
+        while parent._ended(0) is False:
+            await asyncio.sleep(0.01)  # until the kernel has the exit to report
+        async with asyncio.timeout(20):
+            while 0 not in relay.gone:
+                await asyncio.sleep(0.01)
+        relay.stop(loop)
+
+    asyncio.run(scenario())
+    assert not relay.remote(table["id"])

@@ -7,7 +7,8 @@ owner, `crc32(table id) % workers`; a worker whose viewers follow a group of a t
 not own tells the owner ("want"), and the owner renders that group on every change as if a
 viewer of its own followed it and sends the update to the wanting worker ("render"), through
 the parent, which passes messages between workers and reads none. When a group's last viewer
-leaves, the owner is told ("drop").
+leaves, the owner is told ("drop"); when a worker stops, the parent tells the others
+("gone"), and they render its tables' groups themselves.
 
 The owner's copy is a saving, never a dependency: a worker still renders a new stream's
 first page itself, and when a change's update has not come within WAIT_S (the owner is busy,
@@ -32,7 +33,7 @@ log = logging.getLogger(__name__)
 WAIT_S = 1.0
 #: Where a worker's app keeps its Relay (the live hub reads it; none with one process).
 RELAY = "companion_live_relay"
-WANT, DROP, RENDER = b"W", b"D", b"R"
+WANT, DROP, RENDER, GONE = b"W", b"D", b"R", b"G"
 #: Buffers asked for on the relay sockets (the kernel may give less): a burst's updates queue.
 BUFFER_BYTES = 4 * 1024 * 1024
 #: Largest message read: past the kernel's own datagram limit anyway.
@@ -67,11 +68,15 @@ class Relay:
         self.workers = workers
         self.arrived = asyncio.Event()
         self.wait_s = WAIT_S
+        self.gone: set[int] = set()  # workers that stopped: their tables are rendered here
         self.handler: Callable[[bytes, int, dict, bytes], None] | None = None
 
     def remote(self, table_id: str) -> bool:
         """True if another worker renders this table's groups (never the room display)."""
-        return not table_id.startswith("*") and owner_of(table_id, self.workers) != self.slot
+        if table_id.startswith("*"):
+            return False
+        owner = owner_of(table_id, self.workers)
+        return owner != self.slot and owner not in self.gone
 
     def start(self, loop: asyncio.AbstractEventLoop, handler) -> None:
         """Hand every message that arrives to `handler(kind, sender, header, event)`."""
@@ -101,7 +106,9 @@ class Relay:
                 header = json.loads(head)
             except ValueError:
                 continue
-            if isinstance(header, dict):
+            if message[2:3] == GONE and isinstance(header, dict):
+                self.gone.add(header.get("w"))
+            elif isinstance(header, dict):
                 self.handler(message[2:3], message[1], header, event)
             if message[2:3] == RENDER:
                 self.arrived.set()
