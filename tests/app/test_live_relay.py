@@ -17,7 +17,15 @@ import pytest
 from companion_app.server import workers
 from companion_app.server.live import pages as live_pages
 from companion_app.server.live.hub import LiveHub
-from companion_app.server.live.relay import RELAY, Relay, owner_of, relay_socket
+from companion_app.server.live.relay import (
+    MESSAGE_MAX,
+    RELAY,
+    RENDER,
+    Outbox,
+    Relay,
+    owner_of,
+    relay_socket,
+)
 from companion_app.server.tally import SharedCounts
 from companion_app.store.changes import get_feed
 from tests.app.test_live_hub import DEAL, HOST, first_update, make_app, next_update
@@ -158,3 +166,35 @@ def test_a_stopped_owners_tables_are_rendered_by_the_others(two_workers):
 
     asyncio.run(scenario())
     assert not relay.remote(table["id"])
+
+
+def test_a_full_queue_holds_messages_in_order_until_the_worker_reads():
+    """Issue 33 item 8: a burst's updates wait for a worker's queue (Linux holds only a
+    few datagrams) instead of being dropped, and go in the order they were sent."""
+    sender, receiver = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+    with sender, receiver:
+        sender.setblocking(False)
+        receiver.setblocking(False)
+        box = Outbox()
+        messages = [f"update {n} ".encode().ljust(60_000, b".") for n in range(200)]
+        assert all(box.send(sender, message) for message in messages)
+        assert box.waiting  # the kernel's queue filled: the rest wait here
+        received = []
+        while len(received) < len(messages):
+            try:
+                received.append(receiver.recv(65536))
+            except BlockingIOError:
+                box.flush(sender)
+        assert received == messages and box.flush(sender)
+
+
+def test_an_update_too_big_to_pass_is_rendered_by_the_worker_that_wants_it():
+    """Issue 33 item 8: the owner tells the other worker to render that page itself."""
+    sender, receiver = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+    with sender, receiver:
+        relay = Relay(sender, 0, 2)
+        group = ("t1", "history", "en", HOST)
+        huge = b"x" * (64 * 1024 * 1024)  # past any kernel's datagram size
+        assert relay.render(1, group, "3.0.0.0", huge) is False
+        told = receiver.recv(MESSAGE_MAX)
+        assert told[:3] == bytes((1, 0)) + RENDER and b'"own": true' in told

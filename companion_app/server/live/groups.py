@@ -36,6 +36,8 @@ class Group:
     #: The newest version the owner's update was for (another worker owns the table), shown
     #: or not (a page with nothing to show, like an unfinished game's results).
     relayed: tuple[int, ...] | None = None
+    #: Rendered here although another worker owns the table (its pages are too big to pass).
+    own: bool = False
 
     @property
     def key(self) -> tuple[str, str, str, str]:

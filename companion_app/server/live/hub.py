@@ -272,7 +272,7 @@ class LiveHub:
         elif kind == DROP:
             self.followers.unfollow_for(sender, *group_id)
         elif kind == RENDER:
-            self.renders.relayed(group_id, header.get("v"), event)
+            self.renders.relayed(group_id, header.get("v"), event, header.get("own") is True)
 
     async def _render_for(self, worker: int, group_id) -> None:
         """Render a group of a table this worker owns for `worker`'s viewers, from now on."""

@@ -107,25 +107,31 @@ class Renders:
         if relay is None or not relay.remote(table_id) or watch.version is None:
             return groups
         target = pages.version_key(watch.version)
-        late = await caught_up(lambda: [g for g in groups if not _has(g, target)], relay)
+        own = [group for group in groups if group.own]
+        waiting = [group for group in groups if not group.own]
+        late = await caught_up(lambda: [g for g in waiting if not _has(g, target)], relay)
         for group in late:
             relay.want(group.key)
-        return late
+        return own + late
 
     def send_to(self, worker: int, group: Group, watch: Watch) -> None:
         """Send another worker the group's update (this worker owns the table)."""
         if group.version is not None:
             version = ".".join(str(part) for part in group.version)
-            self.hub.relay.render(worker, group.key, version, group.event)
+            if not self.hub.relay.render(worker, group.key, version, group.event):
+                group.remote.discard(worker)  # it renders this group itself from now on
         elif watch.version is not None:  # rendered, nothing to show (an unfinished game's
             self.hub.relay.render(worker, group.key, watch.version, None)  # results)
 
-    def relayed(self, group_id, version: object, event: bytes) -> None:
+    def relayed(self, group_id, version: object, event: bytes, own: bool = False) -> None:
         """The owner's update of a group this worker's viewers follow (on the loop)."""
         table_id, page, lang, host = group_id
         watch = self.hub.watches.get(table_id)
         group = watch.groups.get((page, lang, host)) if watch else None
         if group is None or not isinstance(version, str):
+            return
+        if own:  # the owner cannot pass this page on: render it here from now on
+            group.own = True
             return
         try:
             key = pages.version_key(version)
