@@ -5,9 +5,9 @@ page, language, canonical address) (`live/groups.py`; the room display is follow
 `pages.ROOM_KEY`, its version moving with every table's); when a table changes, each group's
 page is rendered ONCE, as a plain viewer, in a small thread pool, and the same bytes go to
 every subscriber of the group (`live/renders.py`); with workers, by the worker that owns the
-table, for every worker whose viewers follow the group (`live/relay.py`). Pages with the box panel also get frames
-and the bridge status (`live/panel.py`). This module decides when: it notices changes and runs
-the rounds.
+table, for every worker whose viewers follow the group (`live/relay.py`). Pages with the box
+panel also get frames and the bridge status (`live/panel.py`). This module decides when: it
+notices changes and runs the rounds.
 
 Changes are noticed through the app's ChangeFeed (a listener hands each notification to the
 loop) and, for writes by other processes, by re-reading every followed table's live version
