@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 from flask import Flask
 
-from companion_app.server.live.relay import GONE, RELAY, Outbox, Relay, relay_socket
+from companion_app.server.live.relay import GONE, RELAY, Relay, relay_socket
 from companion_app.server.live.relay import MESSAGE_MAX as RELAY_MAX
 from companion_app.server.room import share_of
 from companion_app.server.tally import SharedCounts
@@ -277,24 +277,20 @@ class Workers:
         self.relay_thread.start()
 
     def _relay(self) -> None:
-        """Pass each message between workers on to the worker it is for (its first byte), in
-        order, holding what a worker's full queue cannot take yet (live/relay.Outbox)."""
-        boxes = [Outbox() for _ in self.relays]
+        """Pass each message between workers on to the worker it is for (its first byte);
+        one its full queue cannot take is dropped (that worker renders for itself)."""
         while not self.stopping.is_set():
-            full = [sock for sock, box in zip(self.relays, boxes, strict=True) if box.waiting]
             try:
-                ready, writable, _ = select.select(self.relays, full, [], STATUS_EVERY_S)
+                ready, _, _ = select.select(self.relays, [], [], STATUS_EVERY_S)
             except (OSError, ValueError):
                 return  # the sockets are closed: stopping
-            if not ready and not writable:  # a quiet moment: has a worker stopped?
+            if not ready:  # a quiet moment: has a worker stopped on its own?
                 for slot in range(len(self.pids)):
                     self._ended(slot)
-            for sock in writable:
-                boxes[self.relays.index(sock)].flush(sock)
             for sock in ready:
-                self._pass_on(sock, boxes)
+                self._pass_on(sock)
 
-    def _pass_on(self, sock: socket.socket, boxes: list[Outbox]) -> None:
+    def _pass_on(self, sock: socket.socket) -> None:
         """Pass on every message waiting on one worker's relay."""
         while True:
             try:
@@ -303,7 +299,10 @@ class Workers:
                 return
             target = message[0] if message else len(self.relays)
             if target < len(self.relays) and target not in self.gone:
-                boxes[target].send(self.relays[target], message)
+                try:
+                    self.relays[target].send(message)
+                except OSError:
+                    continue  # dropped: that worker renders for itself
 
     def share(self, app: Flask, shared: Shared) -> "Workers":
         """Start the thread that keeps every worker's copy of what the parent owns."""

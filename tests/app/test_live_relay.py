@@ -21,7 +21,6 @@ from companion_app.server.live.relay import (
     MESSAGE_MAX,
     RELAY,
     RENDER,
-    Outbox,
     Relay,
     owner_of,
     relay_socket,
@@ -166,26 +165,6 @@ def test_a_stopped_owners_tables_are_rendered_by_the_others(two_workers):
 
     asyncio.run(scenario())
     assert not relay.remote(table["id"])
-
-
-def test_a_full_queue_holds_messages_in_order_until_the_worker_reads():
-    """Issue 33 item 8: a burst's updates wait for a worker's queue (Linux holds only a
-    few datagrams) instead of being dropped, and go in the order they were sent."""
-    sender, receiver = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
-    with sender, receiver:
-        sender.setblocking(False)
-        receiver.setblocking(False)
-        box = Outbox()
-        messages = [f"update {n} ".encode().ljust(60_000, b".") for n in range(200)]
-        assert all(box.send(sender, message) for message in messages)
-        assert box.waiting  # the kernel's queue filled: the rest wait here
-        received = []
-        while len(received) < len(messages):
-            try:
-                received.append(receiver.recv(65536))
-            except BlockingIOError:
-                box.flush(sender)
-        assert received == messages and box.flush(sender)
 
 
 def test_an_update_too_big_to_pass_is_rendered_by_the_worker_that_wants_it():

@@ -25,7 +25,6 @@ import json
 import logging
 import socket
 import zlib
-from collections import deque
 from collections.abc import Callable
 
 log = logging.getLogger(__name__)
@@ -39,9 +38,6 @@ WANT, DROP, RENDER, GONE = b"W", b"D", b"R", b"G"
 BUFFER_BYTES = 4 * 1024 * 1024
 #: Largest message read: past the kernel's own datagram limit anyway.
 MESSAGE_MAX = 4 * 1024 * 1024
-#: Messages kept, in order, while a socket's queue is full (Linux queues 10 datagrams by
-#: default: a burst's updates wait here); past it they are dropped (the fallback renders).
-BACKLOG = 4096
 
 GroupId = tuple[str, str, str, str]  # (table id, page, language, canonical address)
 
@@ -62,42 +58,6 @@ def relay_socket(sock: socket.socket) -> socket.socket:
     return sock
 
 
-class Outbox:
-    """Messages a socket could not take at once, sent in order when it can."""
-
-    def __init__(self) -> None:
-        """Nothing waiting."""
-        self.waiting: deque[bytes] = deque()
-
-    def send(self, sock: socket.socket, message: bytes) -> bool:
-        """Send now or queue behind what waits: False if dropped (past the kernel's size
-        for one message, or BACKLOG waiting)."""
-        if not self.waiting:
-            try:
-                sock.send(message)
-                return True
-            except BlockingIOError:
-                pass
-            except OSError:
-                return False
-        if len(self.waiting) >= BACKLOG:
-            return False
-        self.waiting.append(message)
-        return True
-
-    def flush(self, sock: socket.socket) -> bool:
-        """Send what waits while the socket takes it: True once nothing waits."""
-        while self.waiting:
-            try:
-                sock.send(self.waiting[0])
-            except BlockingIOError:
-                return False
-            except OSError:
-                pass  # it cannot go at all: dropped, and the fallback renders
-            self.waiting.popleft()
-        return True
-
-
 class Relay:
     """This worker's end: what it asks of owners, and what owners send it."""
 
@@ -110,9 +70,6 @@ class Relay:
         self.wait_s = WAIT_S
         self.gone: set[int] = set()  # workers that stopped: their tables are rendered here
         self.handler: Callable[[bytes, int, dict, bytes], None] | None = None
-        self.outbox = Outbox()
-        self.loop: asyncio.AbstractEventLoop | None = None
-        self.writing = False
 
     def remote(self, table_id: str) -> bool:
         """True if another worker renders this table's groups (never the room display)."""
@@ -123,23 +80,15 @@ class Relay:
 
     def start(self, loop: asyncio.AbstractEventLoop, handler) -> None:
         """Hand every message that arrives to `handler(kind, sender, header, event)`."""
-        self.handler, self.loop = handler, loop
+        self.handler = handler
         loop.add_reader(self.sock.fileno(), self._read)
 
     def stop(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Read and send no more."""
-        self.loop = None
+        """Read no more."""
         try:
             loop.remove_reader(self.sock.fileno())
-            loop.remove_writer(self.sock.fileno())
         except (ValueError, OSError):
             pass
-
-    def _flush(self) -> None:
-        """The socket takes messages again: send what waits (on the loop)."""
-        if self.outbox.flush(self.sock) and self.loop is not None:
-            self.loop.remove_writer(self.sock.fileno())
-            self.writing = False
 
     def _read(self) -> None:
         """Take every message waiting (on the loop)."""
@@ -165,15 +114,20 @@ class Relay:
                 self.arrived.set()
 
     def send(self, target: int, kind: bytes, header: dict, event: bytes = b"") -> bool:
-        """Send a message to worker `target` through the parent: sent (False: dropped)?"""
+        """Send a message to worker `target` through the parent. A full queue drops it (the
+        worker it was for renders for itself after WAIT_S: queueing such messages in order
+        made a burst's p99 worse, bench/README.md run 12); False only when it can never go
+        (past the kernel's size for one datagram)."""
         message = bytes((target, self.slot)) + kind + json.dumps(header).encode()
         if event:
             message += b"\n" + event
-        sent = self.outbox.send(self.sock, message)
-        if self.outbox.waiting and self.loop is not None and not self.writing:
-            self.loop.add_writer(self.sock.fileno(), self._flush)
-            self.writing = True
-        return sent
+        try:
+            self.sock.send(message)
+        except BlockingIOError:
+            pass  # a full queue: dropped, the fallback renders it
+        except OSError:
+            return False
+        return True
 
     def want(self, group: GroupId) -> None:
         """Ask the owner of the group's table to send its updates here."""
