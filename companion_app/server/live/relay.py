@@ -22,19 +22,16 @@ the group gets them).
 
 import asyncio
 import json
-import logging
 import socket
 import zlib
 from collections.abc import Callable
-
-log = logging.getLogger(__name__)
 
 #: Longest a worker waits for the owner's update before it renders a group itself.
 WAIT_S = 1.0
 #: Where a worker's app keeps its Relay (the live hub reads it; none with one process).
 RELAY = "companion_live_relay"
 WANT, DROP, RENDER, GONE = b"W", b"D", b"R", b"G"
-#: Buffers asked for on the relay sockets (the kernel may give less): a burst's updates queue.
+#: Buffers asked for on the relay sockets (the kernel may give less): room for big pages.
 BUFFER_BYTES = 4 * 1024 * 1024
 #: Largest message read: past the kernel's own datagram limit anyway.
 MESSAGE_MAX = 4 * 1024 * 1024

@@ -90,7 +90,7 @@ class Renders:
                 for group, rendered in zip(groups, results, strict=True):
                     if isinstance(rendered, Rendered):
                         self.accept(group, rendered)
-                        for worker in group.remote:
+                        for worker in list(group.remote):  # a send may drop a worker
                             self.send_to(worker, group, watch)
                     else:
                         log.error("live render of %s failed", table_id, exc_info=rendered)
