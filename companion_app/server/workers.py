@@ -236,6 +236,7 @@ class Workers:
         #: The parent's end of each worker's relay (live/relay.py): messages between workers.
         self.relays: list[socket.socket] = []
         self.stopping = threading.Event()
+        self.ending = threading.Lock()
 
     def start(
         self,
@@ -365,7 +366,12 @@ class Workers:
 
     def _ended(self, slot: int) -> bool:
         """True if worker `slot` has exited (then it is forgotten, its counts zeroed, and the
-        others render its tables)."""
+        others render its tables); the accepting and the relaying threads both ask."""
+        with self.ending:
+            return self._ended_locked(slot)
+
+    def _ended_locked(self, slot: int) -> bool:
+        """`_ended`, under its lock."""
         if slot in self.gone:
             return True
         try:

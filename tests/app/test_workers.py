@@ -9,6 +9,7 @@ holds a connection is read from /proc (Linux).
 import http.client
 import json
 import os
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -368,3 +369,48 @@ def _running(pid: int) -> bool:
             return stat.read().rpartition(")")[2].split()[0] != "Z"
     except OSError:
         return False
+
+
+def test_a_device_whose_worker_died_is_served_by_another(tmp_path):
+    """Issue 33 item 7: a worker killed outright hands its devices to the next worker."""
+    port = free_port()
+    server = _serve(tmp_path, port, 2)
+    phone = "127.0.0.5"
+    try:
+        first = http.client.HTTPConnection(
+            "127.0.0.1", port, timeout=WAIT_S, source_address=(phone, 0)
+        )
+        first.request("GET", "/api/tables")
+        answered = first.getresponse()
+        answered.read()
+        assert answered.status == 200
+        dead = _holder(first.sock, _children(server.pid))
+        first.close()
+        os.kill(dead, signal.SIGKILL)
+        deadline = time.monotonic() + WAIT_S
+        while True:  # the first try may reach the dead worker's channel before it is noticed
+            again = http.client.HTTPConnection(
+                "127.0.0.1", port, timeout=5, source_address=(phone, 0)
+            )
+            try:
+                again.request("GET", "/api/tables")
+                response = again.getresponse()
+                status = response.status
+                response.read()
+                break
+            except (OSError, http.client.HTTPException):
+                assert time.monotonic() < deadline, "the device was never served again"
+                time.sleep(0.1)
+            finally:
+                again.close()
+        assert status == 200
+        assert _holder_pids_alive(server.pid) == 1  # the server goes on with one worker
+        assert server.poll() is None
+        assert "stopped" in (tmp_path / "serve.log").read_text()  # the log says which stopped
+    finally:
+        stop(server)
+
+
+def _holder_pids_alive(parent: int) -> int:
+    """How many of the parent's workers still run (not zombies)."""
+    return sum(_running(pid) for pid in _children(parent))
