@@ -36,8 +36,9 @@ class CheckStopped(Exception):
 
 
 SETTLE_S = 1.0  # after a press, how long a second report of it is waited for
-#: How long a seat's ARM may take to be acknowledged before its press is asked for anyway: a
-#: press asked for before the box is armed is not counted (a loaded host took over 1 s).
+#: How long a SET or ARM may take to be acknowledged before the builder is asked anyway: a
+#: press asked for before the box is armed is not counted, and an LED asked about before the
+#: box shows it looks dark (a loaded host took over 1 s).
 ARM_WAIT_S = 10.0
 RAID_S = 4.2  # the raid animation (firmware/frame.py RAID_MS) and a little
 SEGMENTS = ("police", "round", "seat")
@@ -222,15 +223,21 @@ class BoxCheck:
         """Put the box in the state that shows `led` in its colour: police N of 7 (the last
         one is a raid: red and blue flashes for 4 s, then red), round N, seat N armed."""
         if led.segment == "police":
-            self.probe.show(police=led.number, limit=self.police_leds)
+            self.acknowledged(self.probe.show(police=led.number, limit=self.police_leds))
             if led.number == self.police_leds:
                 self.builder.say("The raid flashes red and blue for 4 seconds first.")
                 self.probe.pump(RAID_S)
         elif led.segment == "round":
-            self.probe.show(rnd=led.number)
+            self.acknowledged(self.probe.show(rnd=led.number))
         else:
-            self.probe.show(seats=0)
-            self.probe.arm(str(led.number))
+            self.acknowledged(self.probe.show(seats=0))
+            self.acknowledged(self.probe.arm(str(led.number)))
+
+    def acknowledged(self, at_once):
+        """Go on resending until the box acknowledged (at most ARM_WAIT_S) if it did not at
+        once: the builder is asked about what the box shows only once it shows it."""
+        if not at_once:
+            self.probe.settle(ARM_WAIT_S)
 
     def check_buttons(self):
         """Each seat's button pressed once when asked: that seat, once, and its LED green."""
@@ -241,8 +248,7 @@ class BoxCheck:
         }
         beep_since = None
         for seat in sorted(leds):
-            if not self.probe.arm(ALL_SEATS):
-                self.probe.settle(ARM_WAIT_S)
+            self.acknowledged(self.probe.arm(ALL_SEATS))
             asked = self.clock()
             if beep_since is None:
                 beep_since = asked

@@ -257,3 +257,40 @@ def test_a_board_without_the_firmware_is_told_to_get_it():
     assert line.endswith(
         "; deploy the firmware (companion firmware deploy) and check the USB cable"
     )
+
+
+class _SlowBox:
+    """A probe whose box acknowledges nothing at once (a loaded host): it notes what it did."""
+
+    def __init__(self):
+        self.done = []
+
+    def show(self, **state):
+        self.done.append(("show", state))
+        return False
+
+    def arm(self, seats):
+        self.done.append(("arm", seats))
+        return False
+
+    def settle(self, timeout):
+        self.done.append(("settle", timeout))
+        return True
+
+
+@pytest.mark.parametrize(
+    ("segment", "steps"),
+    [
+        ("police", ["show", "settle"]),
+        ("round", ["show", "settle"]),
+        ("seat", ["show", "settle", "arm", "settle"]),
+    ],
+)
+def test_an_led_is_asked_about_only_once_the_box_acknowledged_showing_it(segment, steps):
+    """Issue 34 item 6, the stop 40 review: a SET or ARM the box did not acknowledge at once
+    is resent until it is (up to ARM_WAIT_S) before the builder is asked what it sees."""
+    check = C.BoxCheck("/dev/null", builder=None)
+    check.probe = _SlowBox()
+    check.light(C.Led(0, segment, 2))
+    assert [step for step, _ in check.probe.done] == steps
+    assert ("settle", C.ARM_WAIT_S) in check.probe.done
