@@ -1,8 +1,10 @@
 """Configuration read from the environment, with defaults that work out of the box."""
 
 import os
+from typing import TYPE_CHECKING
 
-from flask import Flask
+if TYPE_CHECKING:  # the CLI imports this module for BadSetting before Flask is needed
+    from flask import Flask
 
 #: File in the instance folder holding the generated session key.
 SECRET_KEY_FILE = "secret_key"
@@ -18,6 +20,22 @@ DEFAULT_BACKUP_MAX_BYTES = 200 * 1000 * 1000
 DEFAULT_BACKUP_EVERY_S = 3600
 
 
+class BadSetting(ValueError):
+    """A COMPANION_* variable that is not what it must be; the sentence names it."""
+
+
+def _number(name: str, default, kind=int):
+    """The COMPANION_<name> variable as a `kind` number, or `default` when it is not set."""
+    text = os.environ.get(f"COMPANION_{name}")
+    if text is None:
+        return default
+    try:
+        return kind(text)
+    except ValueError:
+        what = "a whole number" if kind is int else "a number"
+        raise BadSetting(f"COMPANION_{name} must be {what}, not {text[:40]!r}.") from None
+
+
 class Config:
     """App settings; every value can be overridden by a COMPANION_* variable."""
 
@@ -28,7 +46,7 @@ class Config:
         #: SQLite file; relative paths live in the instance folder.
         self.DATABASE = os.environ.get("COMPANION_DATABASE", "companion.sqlite3")
         #: Request bodies above this are refused with 413 before parsing.
-        self.MAX_CONTENT_LENGTH = int(os.environ.get("COMPANION_MAX_BODY", DEFAULT_MAX_BODY))
+        self.MAX_CONTENT_LENGTH = _number("MAX_BODY", DEFAULT_MAX_BODY)
         #: Address phones use to reach this companion (the QR code on results printouts),
         #: e.g. http://192.168.1.20:8000; empty: the address the tablet's request came to
         #: (`companion serve --lan` fills in the LAN address it prints).
@@ -48,19 +66,15 @@ class Config:
         #: could edit the database anyway; "0" makes this computer a plain viewer too.
         self.LOCAL_IS_HOST = os.environ.get("COMPANION_LOCAL_IS_HOST", "1") != "0"
         #: Automatic backups kept in <instance>/backups: how many files, how many bytes in all.
-        self.BACKUP_KEEP = int(os.environ.get("COMPANION_BACKUP_KEEP", DEFAULT_BACKUP_KEEP))
-        self.BACKUP_MAX_BYTES = int(
-            os.environ.get("COMPANION_BACKUP_MAX_BYTES", DEFAULT_BACKUP_MAX_BYTES)
-        )
+        self.BACKUP_KEEP = _number("BACKUP_KEEP", DEFAULT_BACKUP_KEEP)
+        self.BACKUP_MAX_BYTES = _number("BACKUP_MAX_BYTES", DEFAULT_BACKUP_MAX_BYTES)
         #: While moves arrive, a backup is taken after a move once the last is this old.
-        self.BACKUP_EVERY_S = float(
-            os.environ.get("COMPANION_BACKUP_EVERY_S", DEFAULT_BACKUP_EVERY_S)
-        )
+        self.BACKUP_EVERY_S = _number("BACKUP_EVERY_S", DEFAULT_BACKUP_EVERY_S, float)
         #: The room's totals for the whole server (docs/security.md "The room"): live streams,
         #: held long polls and connections in all; unset, the stock caps apply.
         for name in ("LIVE_MAX_VIEWERS", "LIVE_MAX_POLLS", "ROOM_MAX_CONNECTIONS"):
             if f"COMPANION_{name}" in os.environ:
-                setattr(self, name, int(os.environ[f"COMPANION_{name}"]))
+                setattr(self, name, _number(name, None))
         self.BABEL_DEFAULT_LOCALE = "en"
         self.LANGUAGES = ("cs", "en")
 
@@ -84,7 +98,7 @@ def load_or_create_secret_key(instance_path: str) -> str:
     return key
 
 
-def init_app(app: Flask) -> None:
+def init_app(app: "Flask") -> None:
     """Give the app a session key that survives restarts (language choice lives in it)."""
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_or_create_secret_key(app.instance_path)

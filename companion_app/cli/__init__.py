@@ -9,6 +9,7 @@ import sys
 from typing import TextIO
 
 from companion_app.cli.device import add_commands as add_device_commands
+from companion_app.config import BadSetting
 
 DEFAULT_PORT = 5000
 #: Exit status for a rejected sheet (SCORESHEETS.md), the same as argparse's usage errors.
@@ -332,4 +333,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     quick = list(argv[:2]) == ["device", "run"]  # a restarted bridge: the box waits for it
     args = (bridge_parser() if quick else build_parser()).parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except BadSetting as bad:  # a mistyped COMPANION_* variable: its sentence, not a traceback
+        print(bad, file=sys.stderr)
+        return EXIT_REJECTED

@@ -201,3 +201,17 @@ def test_device_check_refuses_a_report_it_could_not_keep(tmp_path):
     missing = tmp_path / "missing" / "report.txt"
     done = companion("device", "check", "--report", str(missing))
     assert done.returncode == 2 and f"There is no folder {missing.parent}" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "words"),
+    [
+        ("LIVE_MAX_VIEWERS", "lots", "a whole number"),
+        ("BACKUP_KEEP", "ten", "a whole number"),
+        ("BACKUP_EVERY_S", "hourly", "a number"),
+    ],
+)
+def test_a_mistyped_setting_is_named_not_a_traceback(tmp_path, name, value, words):
+    """A COMPANION_* number that is no number: exit 2 with a sentence naming it."""
+    done = serve(tmp_path / "instance", env={f"COMPANION_{name}": value})
+    refused(done, f"COMPANION_{name} must be {words}, not '{value}'.")
