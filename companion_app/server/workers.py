@@ -39,9 +39,9 @@ from companion_app.store.changes import get_feed, new_feed
 
 log = logging.getLogger(__name__)
 
-#: Most workers `companion serve` starts by itself: each renders its own copy of the pages
-#: its viewers follow, so a big server's dozens of cores would each add a copy (measured on
-#: 2 cores only: docs/scale.md); `--workers N` asks for more.
+#: Most workers `companion serve` starts by itself: each is a whole process (about 130 MB)
+#: with its own first renders, box panel frames and room display, and more than two were
+#: never measured (docs/scale.md); `--workers N` asks for more.
 MAX_DEFAULT = 8
 #: Seconds between two reads of the database's data_version (the cross-process change feed).
 FEED_S = 0.05
