@@ -39,9 +39,10 @@ from companion_app.store.changes import get_feed, new_feed
 
 log = logging.getLogger(__name__)
 
-#: Most workers `companion serve` starts by itself: each is a whole process (about 130 MB)
-#: with its own first renders, box panel frames and room display, and more than two were
-#: never measured (docs/scale.md); `--workers N` asks for more.
+#: Most workers `companion serve` starts by itself: each is a whole process (two and the
+#: parent held 270 MB in bench_convention) with its own first renders, box panel frames and
+#: room display, and more than two were never measured (docs/scale.md); `--workers N` asks
+#: for more.
 MAX_DEFAULT = 8
 #: Seconds between two reads of the database's data_version (the cross-process change feed).
 FEED_S = 0.05
