@@ -26,7 +26,6 @@ import math
 import os
 import random
 import re
-import socket
 import statistics
 import subprocess
 import sys
@@ -35,6 +34,7 @@ import threading
 import time
 from pathlib import Path
 
+from bench.bench_viewers import free_port, percentile
 from bench.longest_game import PLAYERS, longest_game
 
 REPO = Path(__file__).resolve().parents[1]
@@ -58,14 +58,6 @@ LANGS = ("cs", "en")
 TARGETS = {"steady": 500, "burst": 1500, "post": 250}
 _VERSION = re.compile(rb'"version": ?"(\d+)\.')
 _TILE = re.compile(rb'data-table=\\?"([A-Za-z0-9_-]+)\\?" data-version=\\?"(\d+)')
-
-
-def percentile(samples: list[float], pct: float) -> float:
-    """The pct-th percentile (nearest rank) of samples (0 for none)."""
-    if not samples:
-        return 0.0
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, round(pct / 100 * (len(ordered) - 1)))]
 
 
 def alias(index: int, block: int = 0) -> str:
@@ -116,13 +108,6 @@ def supports_workers() -> bool:
     command = [sys.executable, "-m", "companion_app.cli", "serve", "--help"]
     help_text = subprocess.run(command, cwd=REPO, capture_output=True, text=True).stdout
     return "--workers" in help_text
-
-
-def free_port() -> int:
-    """A TCP port that was free a moment ago."""
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return probe.getsockname()[1]
 
 
 def start_server(instance: str, workers: int | None, log) -> tuple[subprocess.Popen, int]:

@@ -59,7 +59,9 @@ _VERSION = re.compile(rb'"version":"(\d+)\.')
 
 
 def percentile(samples: list[float], pct: float) -> float:
-    """The pct-th percentile (nearest rank) of samples."""
+    """The pct-th percentile (nearest rank) of samples (0 for none)."""
+    if not samples:
+        return 0.0
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, round(pct / 100 * (len(ordered) - 1)))]
 
