@@ -88,11 +88,3 @@ class SharedCounts:
         row = worker * len(NAMES)
         for index in range(row, row + len(NAMES)):
             self.words[index] = 0
-
-    def totals(self) -> dict[tuple[str, str], int]:
-        """Every count summed over the workers (for tests and the parent)."""
-        stride = len(NAMES)
-        return {
-            name: sum(self.words[worker * stride + index] for worker in range(self.workers))
-            for index, name in enumerate(NAMES)
-        }

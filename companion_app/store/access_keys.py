@@ -10,6 +10,7 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 
+from companion_app.store.model import moment
 from scoring.errors import N_
 from scoring.league.roster import RosterError
 from scoring.names import check_text
@@ -47,11 +48,6 @@ class AccessKey:
         return self.revoked_at is None
 
 
-def _moment(text: str | None) -> datetime | None:
-    """A stored ISO time, or None."""
-    return None if text is None else datetime.fromisoformat(text)
-
-
 def _key(row: sqlite3.Row) -> AccessKey:
     """An AccessKey from its row."""
     return AccessKey(
@@ -60,8 +56,8 @@ def _key(row: sqlite3.Row) -> AccessKey:
         row["name"],
         bool(row["legacy"]),
         datetime.fromisoformat(row["issued_at"]),
-        _moment(row["seen_at"]),
-        _moment(row["revoked_at"]),
+        moment(row["seen_at"]),
+        moment(row["revoked_at"]),
     )
 
 

@@ -15,7 +15,7 @@ from datetime import datetime
 from flask import current_app, has_request_context
 
 from companion_app.store import finished
-from companion_app.store.model import TableNotFound
+from companion_app.store.model import TableNotFound, moment
 from scoring.errors import N_
 from scoring.league.roster import RosterError
 from scoring.names import check_text
@@ -149,10 +149,6 @@ def tablet(conn: sqlite3.Connection, tablet_id: object) -> Tablet:
 
 def _tablet(row: sqlite3.Row) -> Tablet:
     """A Tablet from its row."""
-
-    def moment(text: str | None) -> datetime | None:
-        return None if text is None else datetime.fromisoformat(text)
-
     return Tablet(
         row["id"],
         row["name"],

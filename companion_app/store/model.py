@@ -9,6 +9,11 @@ from scoring.errors import N_
 MAX_ECHOED_ID = 40
 
 
+def moment(text: str | None) -> datetime | None:
+    """A stored ISO time, or None for none."""
+    return None if text is None else datetime.fromisoformat(text)
+
+
 class StoreError(Exception):
     """A store refusal; like RuleError it keeps its English template and params apart."""
 
